@@ -1,0 +1,113 @@
+// Package hook decides a tool call: it turns the call into executions and
+// paths (through package parse for Bash), judges them against the rule
+// catalog and returns the strictest verdict.
+//
+// The package only reads its input: it never executes, sources or sends
+// anything, and it does not write the register (the caller does).
+package hook
+
+import "encoding/json"
+
+// Verdict is a decision. The order matters: a larger verdict is stricter.
+type Verdict int
+
+const (
+	Allow Verdict = iota // no objection: the hook prints nothing
+	Ask                  // a human must approve
+	Deny                 // blocked
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return "invalid"
+}
+
+// ParseVerdict reads "allow", "ask" or "deny".
+func ParseVerdict(s string) (Verdict, bool) {
+	switch s {
+	case "allow":
+		return Allow, true
+	case "ask":
+		return Ask, true
+	case "deny":
+		return Deny, true
+	}
+	return Allow, false
+}
+
+// Call is one tool call as Claude Code sends it to a PreToolUse hook.
+// Unknown fields are ignored.
+type Call struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	PermissionMode string          `json:"permission_mode"`
+	HookEventName  string          `json:"hook_event_name"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolUseID      string          `json:"tool_use_id"`
+	AgentID        string          `json:"agent_id,omitempty"`
+}
+
+// Env is what the decision needs to know about the machine and operator.
+type Env struct {
+	Home       string // the user's home directory
+	ProjectDir string // $CLAUDE_PROJECT_DIR, or the call's cwd
+	// Unattended forces unattended mode (SENTINEL_UNATTENDED=1). The call's
+	// permission_mode bypassPermissions or dontAsk also makes it unattended.
+	Unattended bool
+	// Config is the merged operator and project configuration; nil means
+	// the shipped defaults.
+	Config *Config
+	// Protected are paths of the sentinel itself (register, config, keys,
+	// binaries) that the agent must not read or write, besides the
+	// defaults the catalog derives from Home.
+	Protected []string
+}
+
+// Hit is one rule that fired.
+type Hit struct {
+	RuleID      string  `json:"rule"`
+	Class       string  `json:"class"`
+	Severity    string  `json:"severity"`
+	Verdict     Verdict `json:"-"`
+	Decision    string  `json:"decision"` // Verdict as text
+	Reason      string  `json:"reason"`
+	Alternative string  `json:"alternative"`
+	// Detail says which execution or path triggered it, for explain and
+	// the local log. It may hold command text: never publish it.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Decision is the outcome of Decide.
+type Decision struct {
+	Verdict    Verdict `json:"-"`
+	Decision   string  `json:"decision"` // Verdict as text
+	Hits       []Hit   `json:"hits,omitempty"`
+	Unattended bool    `json:"unattended"`
+	// Error is set when the call could not be judged (parse failure,
+	// limits, malformed input); the verdict is then Ask attended and Deny
+	// unattended, never Allow.
+	Error string `json:"error,omitempty"`
+}
+
+// RuleIDs lists the ids of the hits, in order.
+func (d Decision) RuleIDs() []string {
+	ids := make([]string, 0, len(d.Hits))
+	for _, h := range d.Hits {
+		ids = append(ids, h.RuleID)
+	}
+	return ids
+}
+
+// Marker starts every reason the hook gives Claude Code, followed by the
+// rule id and "]:", so that transcripts show whose stop it was:
+// "sentinel[GIT-RESET-HARD]: ...". The census recognises it; never change it.
+const Marker = "sentinel["
