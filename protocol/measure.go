@@ -73,7 +73,7 @@ type Measure struct {
 }
 
 func value(v float64, basis string) Measure { return Measure{Value: &v, Basis: basis} }
-func unmeasurable(reason string) Measure  { return Measure{Reason: reason} }
+func unmeasurable(reason string) Measure    { return Measure{Reason: reason} }
 
 // Decisions is the number of judged entries counted.
 func (t *Tally) Decisions() int { return t.decisions }
