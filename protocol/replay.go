@@ -1,0 +1,283 @@
+package protocol
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/sentinel-guard/sentinel/outcome"
+	"github.com/sentinel-guard/sentinel/register"
+)
+
+// Redecision is what the running catalog decides for a recorded entry.
+type Redecision struct {
+	Decision string   // allow, ask, deny
+	Rules    []string // rule ids that fired
+	Error    string   // the call could not be judged (then ask or deny)
+}
+
+// Decider re-decides one decision entry whose Input is present.
+type Decider func(e register.Entry) (Redecision, error)
+
+// Must-keep statuses. Anything but kept fails the gate.
+const (
+	KeepKept         = "kept"                // still denied
+	KeepLost         = "lost"                // no longer denied
+	KeepMismatch     = "commitment_mismatch" // the file points at a different entry
+	KeepMissing      = "missing"             // no such entry in the register or bundle
+	KeepNotReplay    = "not_replayable"      // commitment only: cannot be re-decided
+	KeepNotADecision = "not_a_decision"      // the entry is a grade, outcome, ...
+)
+
+// KeepResult is one must-keep entry's fate.
+type KeepResult struct {
+	MustKeep
+	Status string   `json:"status"`
+	Before string   `json:"before,omitempty"`
+	After  string   `json:"after,omitempty"`
+	Rules  []string `json:"rules_after,omitempty"`
+}
+
+// Change is one entry whose decision changed.
+type Change struct {
+	Seq         int64    `json:"seq"`
+	Tool        string   `json:"tool"`
+	Attended    bool     `json:"attended"`
+	Before      string   `json:"before"`
+	After       string   `json:"after"`
+	RulesBefore []string `json:"rules_before"`
+	RulesAfter  []string `json:"rules_after"`
+	Grade       string   `json:"grade,omitempty"` // latest grade, if any
+	// FirstTime is what happened when the entry was recorded (the outcome
+	// join: approved, declined, unknown, held, breached, ran, not_run).
+	FirstTime string `json:"first_time"`
+}
+
+// RuleDelta counts, for one rule, the changed entries it stopped or
+// started firing on.
+type RuleDelta struct {
+	Lost   int `json:"lost"`
+	Gained int `json:"gained"`
+}
+
+// ReplayReport is the result of Replay. Its JSON is documented in
+// docs/protocol.md.
+type ReplayReport struct {
+	Decisions     int `json:"decisions"`      // decision and error entries seen
+	Replayed      int `json:"replayed"`       // re-decided
+	NotReplayable int `json:"not_replayable"` // commitment only (input withheld)
+	ReplayErrors  int `json:"replay_errors"`  // re-decided as "could not judge"
+
+	Changed     int                  `json:"changed"`
+	ByDirection map[string]int       `json:"by_direction"` // "deny->ask": n
+	ByRule      map[string]RuleDelta `json:"by_rule"`
+	FlagsBefore int                  `json:"flags_before"` // over replayed entries
+	FlagsAfter  int                  `json:"flags_after"`
+	FlagsGained int                  `json:"flags_gained"`
+	FlagsLost   int                  `json:"flags_lost"`
+
+	GradedTrueLost     []int64 `json:"graded_true_flags_lost"`
+	GradedFalseRemoved []int64 `json:"graded_false_flags_removed"`
+	// Self-concordance over the replayed, graded entries that are flags
+	// before (and after) the replay; null when none is graded true/false.
+	SelfConcordanceBefore *float64 `json:"self_concordance_before"`
+	SelfConcordanceAfter  *float64 `json:"self_concordance_after"`
+
+	MustKeep []KeepResult `json:"must_keep"`
+	// Gate is "held" when every must-keep entry is still denied (or none
+	// is listed), "failed" otherwise, whatever the other figures say.
+	Gate    string   `json:"gate"`
+	Changes []Change `json:"changes"`
+}
+
+// GateFailures lists the must-keep entries that failed, for messages.
+func (r *ReplayReport) GateFailures() []KeepResult {
+	var out []KeepResult
+	for _, k := range r.MustKeep {
+		if k.Status != KeepKept {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+type replayed struct {
+	seq         int64
+	before      string
+	after       string
+	toolUseID   string
+	rulesBefore []string
+	rulesAfter  []string
+	tool        string
+	attended    bool
+}
+
+// Replay re-decides every decision entry of the register (streamed by each,
+// in sequence order) with decide, and checks the must-keep list. Grades and
+// outcome entries are not re-decided: grades say which flags mattered,
+// outcomes say what happened the first time.
+func Replay(each func(func(register.Entry) error) error, decide Decider, mustKeep []MustKeep) (*ReplayReport, error) {
+	rep := &ReplayReport{ByDirection: map[string]int{}, ByRule: map[string]RuleDelta{},
+		GradedTrueLost: []int64{}, GradedFalseRemoved: []int64{}, Changes: []Change{}, MustKeep: []KeepResult{}}
+	keep := map[int64]*KeepResult{}
+	for _, m := range mustKeep {
+		keep[m.Seq] = &KeepResult{MustKeep: m, Status: KeepMissing}
+	}
+	// Only flags (before or after) and changed entries are kept in memory:
+	// a million allows that stay allows cost nothing here.
+	var kept []replayed
+	grades := map[int64]string{}
+	ran := map[string]bool{}
+	err := each(func(e register.Entry) error {
+		k := keep[e.Seq]
+		if k != nil && k.Commitment != e.Commitment {
+			k.Status = KeepMismatch
+			k = nil
+		}
+		if k != nil && !isJudged(e) {
+			k.Status = KeepNotADecision
+		}
+		switch {
+		case e.Kind == register.KindGrade:
+			grades[e.Ref] = e.Label
+			return nil
+		case e.Kind == register.KindOutcome:
+			if e.ToolUseID != "" {
+				ran[e.ToolUseID] = true
+			}
+			return nil
+		case !isJudged(e):
+			return nil
+		}
+		rep.Decisions++
+		if k != nil {
+			k.Before = e.Decision
+		}
+		if e.Input == nil {
+			rep.NotReplayable++
+			if k != nil {
+				k.Status = KeepNotReplay
+			}
+			return nil
+		}
+		d, err := decide(e)
+		if err != nil {
+			return fmt.Errorf("entry %d: %w", e.Seq, err)
+		}
+		rep.Replayed++
+		if d.Error != "" {
+			rep.ReplayErrors++
+		}
+		if k != nil {
+			k.After, k.Rules = d.Decision, d.Rules
+			k.Status = KeepLost
+			if d.Decision == "deny" {
+				k.Status = KeepKept
+			}
+		}
+		if e.Decision != d.Decision || isFlagDecision(e.Decision) || isFlagDecision(d.Decision) {
+			kept = append(kept, replayed{seq: e.Seq, before: e.Decision, after: d.Decision, toolUseID: e.ToolUseID,
+				rulesBefore: e.Rules, rulesAfter: d.Rules, tool: e.Tool, attended: e.Attended})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var scB, scA [2]int // true, false
+	for _, r := range kept {
+		g := grades[r.seq]
+		fb, fa := isFlagDecision(r.before), isFlagDecision(r.after)
+		if fb {
+			rep.FlagsBefore++
+			countGrade(&scB, g)
+		}
+		if fa {
+			rep.FlagsAfter++
+			countGrade(&scA, g)
+		}
+		switch {
+		case fb && !fa:
+			rep.FlagsLost++
+			if g == GradeTrue {
+				rep.GradedTrueLost = append(rep.GradedTrueLost, r.seq)
+			}
+			if g == GradeFalse {
+				rep.GradedFalseRemoved = append(rep.GradedFalseRemoved, r.seq)
+			}
+		case !fb && fa:
+			rep.FlagsGained++
+		}
+		if r.before == r.after {
+			continue
+		}
+		rep.Changed++
+		rep.ByDirection[r.before+"->"+r.after]++
+		for _, id := range minus(r.rulesBefore, r.rulesAfter) {
+			d := rep.ByRule[id]
+			d.Lost++
+			rep.ByRule[id] = d
+		}
+		for _, id := range minus(r.rulesAfter, r.rulesBefore) {
+			d := rep.ByRule[id]
+			d.Gained++
+			rep.ByRule[id] = d
+		}
+		first, _ := outcome.Classify(r.before, r.toolUseID != "", ran[r.toolUseID], false)
+		rep.Changes = append(rep.Changes, Change{Seq: r.seq, Tool: r.tool, Attended: r.attended,
+			Before: r.before, After: r.after, RulesBefore: nonNil(r.rulesBefore), RulesAfter: nonNil(r.rulesAfter),
+			Grade: g, FirstTime: first})
+	}
+	rep.SelfConcordanceBefore = ratio(scB)
+	rep.SelfConcordanceAfter = ratio(scA)
+	rep.Gate = Held
+	for _, m := range mustKeep {
+		k := keep[m.Seq]
+		rep.MustKeep = append(rep.MustKeep, *k)
+		if k.Status != KeepKept {
+			rep.Gate = "failed"
+		}
+	}
+	sort.Slice(rep.MustKeep, func(i, j int) bool { return rep.MustKeep[i].Seq < rep.MustKeep[j].Seq })
+	return rep, nil
+}
+
+func isFlagDecision(d string) bool { return d == "deny" || d == "ask" }
+
+func countGrade(c *[2]int, g string) {
+	switch g {
+	case GradeTrue:
+		c[0]++
+	case GradeFalse:
+		c[1]++
+	}
+}
+
+func ratio(c [2]int) *float64 {
+	if c[0]+c[1] == 0 {
+		return nil
+	}
+	v := float64(c[0]) / float64(c[0]+c[1])
+	return &v
+}
+
+// minus returns the ids in a that are not in b.
+func minus(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			found = found || x == y
+		}
+		if !found {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
