@@ -36,7 +36,10 @@ func Classify(decision string, hasID, ran, declined bool) (status, reason string
 		}
 		return Unknown, "no outcome entry and no rejection in the transcripts read"
 	case "deny":
-		if hasID && ran {
+		if !hasID {
+			return Held, "the decision has no tool_use_id: a breach could not be seen"
+		}
+		if ran {
 			return Breached, ""
 		}
 		return Held, ""

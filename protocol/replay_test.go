@@ -79,7 +79,9 @@ func TestReplayCountsAndGate(t *testing.T) {
 		t.Error("gate must fail")
 	}
 	// With the shipped behaviour (everything as recorded) the gate holds.
-	same := func(e register.Entry) (Redecision, error) { return Redecision{Decision: e.Decision, Rules: e.Rules}, nil }
+	same := func(e register.Entry) (Redecision, error) {
+		return Redecision{Decision: e.Decision, Rules: e.Rules}, nil
+	}
 	if rep, _ = Replay(each(es), same, mk); rep.Gate != Held || rep.Changed != 0 {
 		t.Errorf("identity replay: gate %s changed %d", rep.Gate, rep.Changed)
 	}
