@@ -1,0 +1,132 @@
+package register
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// Classes of failure a caller (the hook) may want to tell apart with
+// errors.Is. The *Error that carries them says precisely what happened.
+var (
+	ErrLocked       = errors.New("database is locked")
+	ErrReadOnly     = errors.New("read-only")
+	ErrDiskFull     = errors.New("disk full")
+	ErrNotRegister  = errors.New("not a sentinel register")
+	ErrSchemaTooNew = errors.New("register schema is newer than this sentinel")
+	ErrCorrupt      = errors.New("database is corrupt")
+	ErrNotExist     = errors.New("register does not exist")
+)
+
+// Error is a register failure: which file, what class, and the detail.
+type Error struct {
+	Path   string
+	Class  error // one of the Err* values above, or nil
+	Detail string
+	Cause  error
+}
+
+func (e *Error) Error() string { return "register " + e.Path + ": " + e.Detail }
+
+// Is reports whether target is the class of e.
+func (e *Error) Is(target error) bool { return e.Class != nil && target == e.Class }
+
+func (e *Error) Unwrap() error { return e.Cause }
+
+// classify turns a low-level error into an *Error with a message an
+// operator can act on. It probes the directory when SQLite's own code is
+// not precise enough (a read-only file system and a full disk both surface
+// as generic I/O errors in some paths).
+func classify(path string, busy time.Duration, err error) error {
+	if err == nil {
+		return nil
+	}
+	var re *Error
+	if errors.As(err, &re) {
+		return err
+	}
+	e := &Error{Path: path, Cause: err, Detail: err.Error()}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			e.Class = ErrLocked
+			e.Detail = fmt.Sprintf("database is locked (another process holds it for more than %s)", busy)
+			return e
+		case sqlite3.ErrFull:
+			e.Class = ErrDiskFull
+			e.Detail = "disk full: " + se.Error()
+			return e
+		case sqlite3.ErrNotADB:
+			e.Class = ErrNotRegister
+			e.Detail = "not a sentinel register (not a SQLite database)"
+			return e
+		case sqlite3.ErrCorrupt:
+			e.Class = ErrCorrupt
+			e.Detail = "database is corrupt: " + se.Error()
+			return e
+		case sqlite3.ErrReadonly, sqlite3.ErrCantOpen, sqlite3.ErrIoErr, sqlite3.ErrPerm, sqlite3.ErrAuth:
+			if probed := probeDir(path); probed != nil {
+				probed.Cause = err
+				return probed
+			}
+			if se.Code == sqlite3.ErrReadonly {
+				e.Class = ErrReadOnly
+				e.Detail = "read-only: " + se.Error()
+			}
+			return e
+		}
+	}
+	if p := errnoClass(path, err); p != nil {
+		return p
+	}
+	return e
+}
+
+// errnoClass maps an OS error (from our own file handling) to a class.
+func errnoClass(path string, err error) *Error {
+	switch {
+	case errors.Is(err, syscall.EROFS):
+		return &Error{Path: path, Class: ErrReadOnly, Detail: "read-only file system", Cause: err}
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return &Error{Path: path, Class: ErrDiskFull, Detail: "disk full", Cause: err}
+	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
+		return &Error{Path: path, Class: ErrReadOnly, Detail: "permission denied: " + err.Error(), Cause: err}
+	}
+	return nil
+}
+
+// probeDir finds out why the register cannot be written: it tries to create
+// (and removes) a small file beside the register, which fails with the
+// precise errno (EROFS, ENOSPC, EACCES).
+func probeDir(path string) *Error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".sentinel-probe-*")
+	if err == nil {
+		_, err = f.Write(make([]byte, 4096))
+		if err == nil {
+			err = f.Sync()
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
+	if err != nil {
+		if p := errnoClass(path, err); p != nil {
+			if p.Class == ErrReadOnly && p.Detail != "read-only file system" {
+				p.Detail = "cannot write in " + dir + " (permission denied); the register needs its directory writable for its write-ahead log"
+			}
+			return p
+		}
+		return nil
+	}
+	// The directory is writable: the file itself must be read-only.
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o200 == 0 {
+		return &Error{Path: path, Class: ErrReadOnly, Detail: fmt.Sprintf("the file is read-only (mode %04o)", fi.Mode().Perm())}
+	}
+	return nil
+}

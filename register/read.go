@@ -1,0 +1,172 @@
+package register
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+const selectCols = `SELECT seq, kind, time_us, session_id, tool_use_id, cwd, tool, input, salt,
+	commitment, decision, rules, reason, attended, permission_mode, catalog_version,
+	catalog_hash, version, ref, label, prev_hash, hash FROM entries`
+
+// ErrNoEntry is returned by Get for a sequence number not in the register.
+var ErrNoEntry = errors.New("no such entry")
+
+type scanner interface{ Scan(dest ...any) error }
+
+// scanEntry reads one row into e, reusing e's slices where it can.
+func scanEntry(s scanner, e *Entry) error {
+	var us int64
+	var rules string
+	var input, salt []byte
+	err := s.Scan(&e.Seq, &e.Kind, &us, &e.SessionID, &e.ToolUseID, &e.Cwd, &e.Tool, &input, &salt,
+		&e.Commitment, &e.Decision, &rules, &e.Reason, &e.Attended, &e.PermissionMode, &e.CatalogVersion,
+		&e.CatalogHash, &e.Version, &e.Ref, &e.Label, &e.PrevHash, &e.Hash)
+	if err != nil {
+		return err
+	}
+	e.Input, e.Salt = input, salt
+	if salt != nil && input == nil {
+		e.Input = []byte{}
+	}
+	e.Time = time.UnixMicro(us).UTC()
+	if rules == "[]" {
+		e.Rules = []string{}
+	} else {
+		e.Rules = nil
+		if err := json.Unmarshal([]byte(rules), &e.Rules); err != nil {
+			return fmt.Errorf("entry %d: rules are not a JSON list: %w", e.Seq, err)
+		}
+		if e.Rules == nil {
+			e.Rules = []string{}
+		}
+	}
+	return nil
+}
+
+// Get returns the entry with sequence number seq (ErrNoEntry if none).
+func (r *Register) Get(seq int64) (*Entry, error) {
+	e := new(Entry)
+	err := scanEntry(r.db.QueryRow(selectCols+` WHERE seq = ?`, seq), e)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("register %s: entry %d: %w", r.path, seq, ErrNoEntry)
+	}
+	if err != nil {
+		return nil, r.wrap(err)
+	}
+	return e, nil
+}
+
+// Head returns the last entry's sequence number and hash (0 and GenesisHash
+// for an empty register).
+func (r *Register) Head() (int64, string, error) {
+	seq, hash, err := headOf(r.db)
+	return seq, hash, r.wrap(err)
+}
+
+// Each calls fn for every entry with seq >= from, in ascending order,
+// streaming (constant memory). fn must not keep e: it is reused. If fn
+// returns an error, Each stops and returns it.
+func (r *Register) Each(from int64, fn func(e *Entry) error) error {
+	rows, err := r.db.Query(selectCols+` WHERE seq >= ? ORDER BY seq`, from)
+	if err != nil {
+		return r.wrap(err)
+	}
+	defer rows.Close()
+	var e Entry
+	for rows.Next() {
+		if err := scanEntry(rows, &e); err != nil {
+			return r.wrap(err)
+		}
+		if err := fn(&e); err != nil {
+			return err
+		}
+	}
+	return r.wrap(rows.Err())
+}
+
+// Filter selects entries for Query. Zero fields do not filter.
+type Filter struct {
+	Since     time.Time // entries at or after this time
+	Until     time.Time // entries before this time
+	Kind      string    // KindDecision, KindError, ...
+	Decision  string    // allow, ask, deny
+	Tool      string
+	SessionID string
+	Before    int64 // only entries with seq < Before (paging)
+	Limit     int   // at most this many (0: no limit)
+}
+
+// Query returns the entries matching f, newest (highest seq) first.
+func (r *Register) Query(f Filter) ([]*Entry, error) {
+	var where []string
+	var args []any
+	add := func(cond string, v any) {
+		where = append(where, cond)
+		args = append(args, v)
+	}
+	if !f.Since.IsZero() {
+		add("time_us >= ?", f.Since.UnixMicro())
+	}
+	if !f.Until.IsZero() {
+		add("time_us < ?", f.Until.UnixMicro())
+	}
+	if f.Kind != "" {
+		add("kind = ?", f.Kind)
+	}
+	if f.Decision != "" {
+		add("decision = ?", f.Decision)
+	}
+	if f.Tool != "" {
+		add("tool = ?", f.Tool)
+	}
+	if f.SessionID != "" {
+		add("session_id = ?", f.SessionID)
+	}
+	if f.Before > 0 {
+		add("seq < ?", f.Before)
+	}
+	q := selectCols
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY seq DESC"
+	if f.Limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", f.Limit)
+	}
+	return r.collect(q, args...)
+}
+
+// FindByToolUseID returns the entries recorded for a tool_use_id (the
+// decision, and an outcome if the call ran), oldest first.
+func (r *Register) FindByToolUseID(id string) ([]*Entry, error) {
+	return r.collect(selectCols+` WHERE tool_use_id = ? ORDER BY seq`, id)
+}
+
+func (r *Register) collect(q string, args ...any) ([]*Entry, error) {
+	rows, err := r.db.Query(q, args...)
+	if err != nil {
+		return nil, r.wrap(err)
+	}
+	defer rows.Close()
+	var out []*Entry
+	for rows.Next() {
+		e := new(Entry)
+		if err := scanEntry(rows, e); err != nil {
+			return nil, r.wrap(err)
+		}
+		out = append(out, e)
+	}
+	return out, r.wrap(rows.Err())
+}
+
+// Count returns the number of entries.
+func (r *Register) Count() (int64, error) {
+	var n int64
+	err := r.db.QueryRow(`SELECT count(*) FROM entries`).Scan(&n)
+	return n, r.wrap(err)
+}
