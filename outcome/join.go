@@ -149,3 +149,21 @@ func BreachesFrom(each func(func(register.Entry) error) error) ([]Breach, error)
 	}
 	return out, nil
 }
+
+// Entries adapts an open register to the streaming form Join, Summarize
+// and protocol.Replay take (a copy of each entry, in sequence order).
+func Entries(r *register.Register) func(func(register.Entry) error) error {
+	return func(fn func(register.Entry) error) error {
+		return r.Each(1, func(e *register.Entry) error { return fn(*e) })
+	}
+}
+
+// Breaches lists the denies of an open register that ran anyway, for
+// `sentinel doctor` and `sentinel verify` (a finding, not a broken chain).
+func Breaches(r *register.Register) ([]Breach, error) { return BreachesFrom(Entries(r)) }
+
+// Summarize counts the join for the census; rejections may be nil.
+func Summarize(each func(func(register.Entry) error) error, rejections *Rejections) (*Summary, error) {
+	_, sum, err := Join(each, rejections)
+	return sum, err
+}
