@@ -1,0 +1,299 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/register"
+)
+
+// Check statuses.
+const (
+	statusOK   = "ok"
+	statusWarn = "warn"
+	statusFail = "fail"
+)
+
+// check is one finding of doctor.
+type check struct {
+	Name    string `json:"name"`
+	Status  string `json:"status"`
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+type doctorReport struct {
+	OK     bool    `json:"ok"` // no check failed (warnings allowed)
+	Checks []check `json:"checks"`
+}
+
+func (r *doctorReport) add(name, status, msg, fix string) {
+	r.Checks = append(r.Checks, check{Name: name, Status: status, Message: msg, Fix: fix})
+}
+
+// managedSettingsPath is Claude Code's managed policy file on Linux.
+const managedSettingsPath = "/etc/claude-code/managed-settings.json"
+
+// applicableSettings lists the settings files that apply to a session in
+// projectDir, most general first, without duplicates.
+func applicableSettings(project string) []settingsFile {
+	var fs []settingsFile
+	seen := map[string]bool{}
+	addf := func(scope, p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			fs = append(fs, settingsFile{Scope: scope, Path: p})
+		}
+	}
+	addf("managed", managedSettingsPath)
+	if p, err := userSettingsPath(); err == nil {
+		addf("user", p)
+	}
+	if project != "" {
+		addf("project", filepath.Join(project, ".claude", "settings.json"))
+		addf("local", filepath.Join(project, ".claude", "settings.local.json"))
+	}
+	return fs
+}
+
+// loadedSettings is a settings file that exists and parses.
+type loadedSettings struct {
+	settingsFile
+	obj *jobject
+}
+
+func runDoctor(project string) *doctorReport {
+	rep := &doctorReport{}
+	var files []loadedSettings
+	for _, f := range applicableSettings(project) {
+		o, exists, err := readSettings(f.Path)
+		switch {
+		case err != nil:
+			rep.add("settings", statusFail, fmt.Sprintf("%s settings: %v", f.Scope, err),
+				"fix the JSON by hand; Claude Code ignores a file it cannot parse, hooks included")
+		case exists:
+			files = append(files, loadedSettings{f, o})
+			rep.add("settings", statusOK, fmt.Sprintf("%s settings %s parses", f.Scope, f.Path), "")
+		}
+	}
+	checkHook(rep, files, preHook, statusFail)
+	checkHook(rep, files, postHook, statusWarn)
+	checkWeakening(rep, files)
+	checkConfig(rep, project)
+	checkRegister(rep)
+	rep.OK = true
+	for _, c := range rep.Checks {
+		if c.Status == statusFail {
+			rep.OK = false
+		}
+	}
+	return rep
+}
+
+// checkHook looks for h, registered for every tool, in any applicable file,
+// and for its binary. missing is the status when it is not registered.
+func checkHook(rep *doctorReport, files []loadedSettings, h ourHook, missing string) {
+	name := "hook " + h.Event
+	found := false
+	for _, f := range files {
+		for _, c := range commandHooks(f.obj, h.Event) {
+			if !h.recognises(c.Command) {
+				continue
+			}
+			where := fmt.Sprintf("%s settings %s", f.Scope, f.Path)
+			if !matchesEveryTool(c.Group.Matcher) {
+				rep.add(name, statusFail, fmt.Sprintf("%s: sentinel-hook runs only for tools matching %q", where, c.Group.Matcher),
+					fmt.Sprintf("set \"matcher\": \"*\" there, or run: sentinel install --%s", installScope(f.Scope)))
+				continue
+			}
+			exe := commandWords(c.Command)[0]
+			if !isExecutable(exe) {
+				rep.add(name, statusFail, fmt.Sprintf("%s: %s is not an executable file: every call runs unguarded", where, exe),
+					fmt.Sprintf("build it (make build) and run: sentinel install --%s", installScope(f.Scope)))
+				continue
+			}
+			found = true
+			rep.add(name, statusOK, fmt.Sprintf("%s: %s for every tool (timeout %s)", where, c.Command, orDefault(c.Timeout, "default 600")), "")
+		}
+	}
+	if !found {
+		what := "no tool call is judged"
+		if h.Event == "PostToolUse" {
+			what = "the register will not record which allowed calls ran"
+		}
+		rep.add(name, missing, fmt.Sprintf("sentinel-hook is not registered as a %s hook for every tool: %s", h.Event, what),
+			"sentinel install --user")
+	}
+}
+
+func installScope(scope string) string {
+	if scope == "project" || scope == "local" {
+		return "project"
+	}
+	return "user"
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s + " s"
+}
+
+// checkWeakening reports settings that switch oversight off or make every
+// call unattended.
+func checkWeakening(rep *doctorReport, files []loadedSettings) {
+	for _, f := range files {
+		if v, _ := f.obj.get("disableAllHooks"); v == true {
+			rep.add("disableAllHooks", statusFail,
+				fmt.Sprintf("%s settings %s sets disableAllHooks: true; no hook runs, sentinel included", f.Scope, f.Path),
+				"remove \"disableAllHooks\" from that file")
+		}
+		pv, _ := f.obj.get("permissions")
+		if p, ok := pv.(*jobject); ok {
+			if m, _ := p.get("defaultMode"); m == "bypassPermissions" {
+				rep.add("defaultMode", statusWarn,
+					fmt.Sprintf("%s settings %s sets permissions.defaultMode bypassPermissions: every session is unattended, so sentinel's asks become denies", f.Scope, f.Path),
+					"use \"default\" or \"acceptEdits\" where a human is at the keyboard")
+			}
+		}
+	}
+}
+
+// checkConfig loads the operator and project configuration.
+func checkConfig(rep *doctorReport, project string) {
+	dir, err := paths.ConfigDir()
+	if err != nil {
+		rep.add("config", statusFail, err.Error(), "set HOME or XDG_CONFIG_HOME")
+		return
+	}
+	cfg, err := hook.LoadConfig(dir, project)
+	if err != nil {
+		rep.add("config", statusFail, err.Error()+": every call becomes an error decision (ask, or deny unattended)",
+			"fix the file named in the message")
+		return
+	}
+	ws := cfg.Warnings()
+	for _, w := range ws {
+		rep.add("config", statusWarn, w, "remove the entry from the project's "+hook.ProjectConfigFile+" (only the operator's own config may loosen rules)")
+	}
+	if len(ws) == 0 {
+		rep.add("config", statusOK, fmt.Sprintf("configuration loads (catalog %s, hash %.12s)", hook.CatalogVersion, hook.CatalogHashFor(cfg)), "")
+	}
+}
+
+// checkRegister opens, test-locks and verifies the register without
+// writing an entry: the append check takes the write lock (BEGIN
+// IMMEDIATE) and rolls back, which proves the file is writable and not
+// held by another process.
+func checkRegister(rep *doctorReport) {
+	path, err := paths.RegisterPath()
+	if err != nil {
+		rep.add("register", statusFail, err.Error(), "set SENTINEL_HOME or HOME")
+		return
+	}
+	dir := filepath.Dir(path)
+	if n, err := register.PendingJournal(dir); err != nil {
+		rep.add("journal", statusFail, fmt.Sprintf("cannot read the fallback journal in %s: %v", dir, err), "check the directory's permissions")
+	} else if n > 0 {
+		rep.add("journal", statusWarn, fmt.Sprintf("%d decisions wait in the fallback journal %s", n, filepath.Join(dir, register.JournalFile)),
+			"they are merged into the register on the next hook call; if they stay, see the register check")
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		rep.add("register", statusWarn, fmt.Sprintf("no register yet at %s; the first hook call creates it", path), "run: sentinel demo (uses its own temporary register) or make one tool call")
+		return
+	}
+	reg, err := register.Open(path)
+	if err != nil {
+		rep.add("register", statusFail, fmt.Sprintf("cannot open the register for appending: %v; decisions go to the fallback journal or become ask/deny", err),
+			"check the file's permissions and free disk space")
+		return
+	}
+	defer reg.Close()
+	for _, w := range reg.Warnings() {
+		rep.add("register", statusWarn, w, fmt.Sprintf("chmod 700 %s && chmod 600 %s", dir, path))
+	}
+	if tx, err := reg.DB().Begin(); err != nil {
+		rep.add("register append", statusFail, fmt.Sprintf("cannot take the register's write lock: %v", err),
+			"find the process holding it (fuser "+path+") or check permissions")
+	} else {
+		tx.Rollback()
+		rep.add("register append", statusOK, "the register takes the write lock (test rolled back, nothing written)", "")
+	}
+	vr := reg.Verify()
+	if !vr.OK() {
+		rep.add("register verify", statusFail, vr.String(), "run: sentinel verify, and keep the file as evidence; start a new register with SENTINEL_HOME elsewhere")
+		return
+	}
+	rep.add("register verify", statusOK, fmt.Sprintf("%s: %d entries, chain intact", path, vr.Entries), "")
+}
+
+func printDoctor(w io.Writer, rep *doctorReport) {
+	for _, c := range rep.Checks {
+		fmt.Fprintf(w, "%-4s  %-16s %s\n", strings.ToUpper(c.Status), c.Name, c.Message)
+		if c.Fix != "" && c.Status != statusOK {
+			fmt.Fprintf(w, "      %-16s fix: %s\n", "", c.Fix)
+		}
+	}
+	if rep.OK {
+		fmt.Fprintln(w, "doctor: all checks hold")
+	} else {
+		fmt.Fprintln(w, "doctor: some checks FAIL (see fix:)")
+	}
+}
+
+func init() {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor [--json]",
+		Short: "Check that sentinel guards every tool call and its register holds",
+		Long: `doctor checks the installation as Claude Code will see it:
+
+  - the settings files that apply (managed, user, project, local) parse;
+  - sentinel-hook is registered as a PreToolUse hook for every tool (fail if
+    not) and as a PostToolUse hook (warn if not), and the binary is there
+    and executable;
+  - nothing weakens oversight: disableAllHooks (fail), a bypassPermissions
+    default mode (warn: every session unattended, asks become denies), a
+    project .sentinel.toml trying to loosen the rules (warn: ignored);
+  - the register opens, takes its write lock (rolled back: doctor never
+    writes an entry) and its chain verifies; the fallback journal is empty.
+
+Each finding has a status (ok, warn, fail) and, unless ok, a fix. The
+project is $CLAUDE_PROJECT_DIR, else the current directory.
+
+Exit codes: 0 no check failed (warnings allowed), 1 a check failed.`,
+		Example: `  sentinel doctor
+  sentinel doctor --json | jq '.checks[] | select(.status != "ok")'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			project, err := projectDir()
+			if err != nil {
+				project = ""
+			}
+			rep := runDoctor(project)
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				enc.Encode(rep)
+			} else {
+				printDoctor(cmd.OutOrStdout(), rep)
+			}
+			if !rep.OK {
+				return exitCode(exitFailure)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as JSON")
+	root.AddCommand(cmd)
+}

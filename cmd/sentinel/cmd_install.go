@@ -1,0 +1,354 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/spf13/cobra"
+)
+
+// ourHook describes one hook sentinel installs and how to recognise it
+// again (by the program's base name and arguments, whatever its directory).
+type ourHook struct {
+	Event   string
+	Matcher string // "" = no matcher key (SessionEnd)
+	Program string // base name of the executable
+	Args    []string
+}
+
+var (
+	preHook        = ourHook{Event: "PreToolUse", Matcher: "*", Program: "sentinel-hook"}
+	postHook       = ourHook{Event: "PostToolUse", Matcher: "*", Program: "sentinel-hook", Args: []string{"post"}}
+	sessionEndHook = ourHook{Event: "SessionEnd", Program: "sentinel", Args: []string{"seal", "--if-due"}}
+	allOurHooks    = []ourHook{preHook, postHook, sessionEndHook}
+)
+
+// recognises reports whether a hook command is this hook.
+func (h ourHook) recognises(command string) bool {
+	w := commandWords(command)
+	return len(w) > 0 && filepath.Base(w[0]) == h.Program && slices.Equal(w[1:], h.Args)
+}
+
+func (h ourHook) command(exe string) string {
+	c := shellQuote(exe)
+	for _, a := range h.Args {
+		c += " " + a
+	}
+	return c
+}
+
+// group is the matcher group to add for this hook.
+func (h ourHook) group(exe string, timeout int) *jobject {
+	hk := newObject()
+	hk.set("type", "command")
+	hk.set("command", h.command(exe))
+	hk.set("timeout", json.Number(strconv.Itoa(timeout)))
+	g := newObject()
+	if h.Matcher != "" {
+		g.set("matcher", h.Matcher)
+	}
+	g.set("hooks", []any{hk})
+	return g
+}
+
+// compact renders a value on one line for the change summary.
+func compact(v any) string {
+	var b bytes.Buffer
+	json.Compact(&b, encodeSettings(v))
+	return b.String()
+}
+
+// eventGroups returns the hooks object and an event's group list, creating
+// neither.
+func eventGroups(o *jobject, event string) (*jobject, []any) {
+	hv, _ := o.get("hooks")
+	hooks, _ := hv.(*jobject)
+	if hooks == nil {
+		return nil, nil
+	}
+	ev, _ := hooks.get(event)
+	groups, _ := ev.([]any)
+	return hooks, groups
+}
+
+// removeHook deletes every hook h recognises from o and returns one summary
+// line per removal. Groups left empty, and events and "hooks" left empty,
+// are removed too.
+func removeHook(o *jobject, h ourHook) []string {
+	hooks, groups := eventGroups(o, h.Event)
+	if groups == nil {
+		return nil
+	}
+	var changes []string
+	kept := []any{}
+	for _, g := range groups {
+		gobj, ok := g.(*jobject)
+		if !ok {
+			kept = append(kept, g)
+			continue
+		}
+		hl, _ := gobj.get("hooks")
+		list, ok := hl.([]any)
+		if !ok {
+			kept = append(kept, g)
+			continue
+		}
+		left := []any{}
+		for _, e := range list {
+			if eobj, ok := e.(*jobject); ok {
+				c, _ := eobj.get("command")
+				if cs, _ := c.(string); eobj.vals["type"] == "command" && h.recognises(cs) {
+					changes = append(changes, fmt.Sprintf("- hooks.%s: %s", h.Event, compact(eobj)))
+					continue
+				}
+			}
+			left = append(left, e)
+		}
+		if len(left) == 0 && len(list) > 0 {
+			continue // the group held only sentinel's hook
+		}
+		gobj.set("hooks", left)
+		kept = append(kept, gobj)
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	if len(kept) == 0 {
+		hooks.del(h.Event)
+		if len(hooks.keys) == 0 {
+			o.del("hooks")
+		}
+	} else {
+		hooks.set(h.Event, kept)
+	}
+	return changes
+}
+
+// installed reports whether o holds exactly one hook h recognises, with
+// this command and timeout, in a group covering every tool.
+func installed(o *jobject, h ourHook, exe string, timeout int) bool {
+	n, exact := 0, false
+	for _, c := range commandHooks(o, h.Event) {
+		if !h.recognises(c.Command) {
+			continue
+		}
+		n++
+		if c.Command == h.command(exe) && c.Timeout == strconv.Itoa(timeout) &&
+			(h.Matcher == "" || matchesEveryTool(c.Group.Matcher)) {
+			exact = true
+		}
+	}
+	return n == 1 && exact
+}
+
+// addHook installs h (replacing any older form of it) unless it is already
+// there exactly; it returns the summary lines.
+func addHook(o *jobject, h ourHook, exe string, timeout int) []string {
+	if installed(o, h, exe, timeout) {
+		return nil
+	}
+	changes := removeHook(o, h)
+	hv, _ := o.get("hooks")
+	hooks, ok := hv.(*jobject)
+	if !ok {
+		hooks = newObject()
+		o.set("hooks", hooks)
+	}
+	ev, _ := hooks.get(h.Event)
+	groups, _ := ev.([]any)
+	g := h.group(exe, timeout)
+	hooks.set(h.Event, append(groups, g))
+	return append(changes, fmt.Sprintf("+ hooks.%s: %s", h.Event, compact(g)))
+}
+
+// settingsTarget resolves --user / --project to a file.
+func settingsTarget(user, project bool) (settingsFile, error) {
+	if user && project {
+		return settingsFile{}, fail(exitUsage, "--user and --project exclude each other")
+	}
+	if project {
+		d, err := projectDir()
+		if err != nil {
+			return settingsFile{}, fail(exitError, "cannot find the project directory: %v", err)
+		}
+		return settingsFile{Scope: "project", Path: filepath.Join(d, ".claude", "settings.json")}, nil
+	}
+	p, err := userSettingsPath()
+	if err != nil {
+		return settingsFile{}, fail(exitError, "%v", err)
+	}
+	return settingsFile{Scope: "user", Path: p}, nil
+}
+
+// findHookBinary locates sentinel-hook: the flag, else beside this
+// executable, else on PATH. The result is absolute and executable.
+func findHookBinary(flag string) (string, error) {
+	p := flag
+	if p == "" {
+		if exe, err := os.Executable(); err == nil {
+			cand := filepath.Join(filepath.Dir(exe), "sentinel-hook")
+			if isExecutable(cand) {
+				p = cand
+			}
+		}
+	}
+	if p == "" {
+		if lp, err := exec.LookPath("sentinel-hook"); err == nil {
+			p = lp
+		}
+	}
+	if p == "" {
+		return "", fail(exitError, "cannot find sentinel-hook beside sentinel or on PATH; build it (make build) or pass --hook-path")
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fail(exitError, "%v", err)
+	}
+	if !isExecutable(abs) {
+		return "", fail(exitError, "%s is not an executable file", abs)
+	}
+	return abs, nil
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+}
+
+// applySettings writes (unless dryRun) and prints the summary.
+func applySettings(w io.Writer, verb string, f settingsFile, o *jobject, exists bool, changes []string, dryRun bool) error {
+	fmt.Fprintf(w, "%s (%s settings)\n", f.Path, f.Scope)
+	if len(changes) == 0 {
+		fmt.Fprintf(w, "nothing to change: %s\n", verb)
+		return nil
+	}
+	for _, c := range changes {
+		fmt.Fprintln(w, c)
+	}
+	if dryRun {
+		fmt.Fprintln(w, "dry run: nothing written")
+		return nil
+	}
+	backup, err := writeSettings(f.Path, o, exists)
+	if err != nil {
+		return fail(exitError, "writing %s: %v", f.Path, err)
+	}
+	if backup != "" {
+		fmt.Fprintf(w, "backup: %s\n", backup)
+	} else {
+		fmt.Fprintln(w, "created the file")
+	}
+	return nil
+}
+
+func init() {
+	var user, project, dryRun, sealOnEnd bool
+	var hookPath string
+	var timeout int
+	install := &cobra.Command{
+		Use:   "install [--user|--project] [--dry-run]",
+		Short: "Register sentinel-hook in Claude Code's settings",
+		Long: `install adds sentinel-hook to a Claude Code settings file, for every tool
+("matcher": "*"), as a PreToolUse hook (the decision) and a PostToolUse hook
+("sentinel-hook post": records that an allowed call ran).
+
+--user (the default) writes ~/.claude/settings.json ($CLAUDE_CONFIG_DIR when
+set); --project writes .claude/settings.json in $CLAUDE_PROJECT_DIR or the
+current directory. Every other key of the file is kept, in order.
+
+It is idempotent: a second run changes nothing and says so. An older
+sentinel hook (another path or timeout) is replaced, never duplicated.
+Before writing it copies the file to settings.json.bak.<time>. It refuses
+a file that is not valid JSON and says where it breaks. It prints exactly
+what it adds (+) and removes (-); --dry-run prints the same and writes nothing.
+
+The hook path is sentinel-hook beside this sentinel, else on PATH, else
+--hook-path. Keep --timeout well under a minute: a hook that times out
+lets the call through.
+
+Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
+		Example: `  sentinel install --dry-run
+  sentinel install --user
+  sentinel install --project --timeout 5
+  sentinel install --seal-on-session-end`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if timeout < 1 || timeout > 600 {
+				return fail(exitUsage, "--timeout must be between 1 and 600 seconds, got %d", timeout)
+			}
+			f, err := settingsTarget(user, project)
+			if err != nil {
+				return err
+			}
+			hookExe, err := findHookBinary(hookPath)
+			if err != nil {
+				return err
+			}
+			o, exists, err := readSettings(f.Path)
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			changes := addHook(o, preHook, hookExe, timeout)
+			changes = append(changes, addHook(o, postHook, hookExe, timeout)...)
+			if sealOnEnd {
+				self, err := os.Executable()
+				if err != nil {
+					return fail(exitError, "cannot find the sentinel executable: %v", err)
+				}
+				changes = append(changes, addHook(o, sessionEndHook, self, 60)...)
+			}
+			return applySettings(cmd.OutOrStdout(), "sentinel is already installed", f, o, exists, changes, dryRun)
+		},
+	}
+	install.Flags().BoolVar(&user, "user", false, "write the user settings, ~/.claude/settings.json (default)")
+	install.Flags().BoolVar(&project, "project", false, "write the project settings, .claude/settings.json")
+	install.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes, write nothing")
+	install.Flags().StringVar(&hookPath, "hook-path", "", "path of sentinel-hook (default: beside sentinel, else PATH)")
+	install.Flags().IntVar(&timeout, "timeout", 10, "hook timeout in seconds")
+	install.Flags().BoolVar(&sealOnEnd, "seal-on-session-end", false, "also add a SessionEnd hook running 'sentinel seal --if-due'")
+	root.AddCommand(install)
+
+	var uUser, uProject, uDryRun bool
+	uninstall := &cobra.Command{
+		Use:   "uninstall [--user|--project] [--dry-run]",
+		Short: "Remove sentinel's hooks from Claude Code's settings",
+		Long: `uninstall removes exactly the hooks install added (sentinel-hook as
+PreToolUse and PostToolUse, sentinel seal --if-due as SessionEnd) from the
+user or project settings file, and nothing else. Groups and events left
+empty are removed. It keeps a backup and prints what it removed; --dry-run
+writes nothing.
+
+The register is not touched.
+
+Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
+		Example: `  sentinel uninstall --dry-run
+  sentinel uninstall --user`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := settingsTarget(uUser, uProject)
+			if err != nil {
+				return err
+			}
+			o, exists, err := readSettings(f.Path)
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			var changes []string
+			for _, h := range allOurHooks {
+				changes = append(changes, removeHook(o, h)...)
+			}
+			return applySettings(cmd.OutOrStdout(), "no sentinel hooks in this file", f, o, exists, changes, uDryRun)
+		},
+	}
+	uninstall.Flags().BoolVar(&uUser, "user", false, "edit the user settings (default)")
+	uninstall.Flags().BoolVar(&uProject, "project", false, "edit the project settings")
+	uninstall.Flags().BoolVar(&uDryRun, "dry-run", false, "print the changes, write nothing")
+	root.AddCommand(uninstall)
+}

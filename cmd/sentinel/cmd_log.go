@@ -1,0 +1,197 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/register"
+)
+
+// parseSince reads a friendly point in time: a date (2026-11-30, local
+// midnight), RFC 3339, or a duration back from now (90m, 24h, 7d).
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		return t, nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02T15:04", s, time.Local); err == nil {
+		return t, nil
+	}
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if d, err := strconv.Atoi(n); err == nil && d >= 0 {
+			return now.AddDate(0, 0, -d), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("--since %q: want a date (2026-11-30), RFC 3339 (2026-11-30T08:00:00Z) or a duration (90m, 24h, 7d)", s)
+}
+
+// shortInput renders an entry's input on one line for the table: the
+// command, path, URL or pattern when there is one, else compact JSON.
+func shortInput(in []byte, width int) string {
+	if len(in) == 0 {
+		return "-"
+	}
+	s := string(in)
+	var m map[string]any
+	if json.Unmarshal(in, &m) == nil {
+		for _, k := range []string{"command", "file_path", "notebook_path", "url", "pattern", "query", "path"} {
+			if v, ok := m[k].(string); ok && v != "" {
+				s = v
+				break
+			}
+		}
+	}
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ⏎ ")), " ")
+	if r := []rune(s); len(r) > width {
+		s = string(r[:width-1]) + "…"
+	}
+	return s
+}
+
+// logEntry is an entry as log --json prints it: everything but the salt.
+type logEntry struct {
+	*register.Entry
+	Salt  []byte          `json:"salt,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
+}
+
+func printLog(w io.Writer, es []*register.Entry) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SEQ\tTIME (UTC)\tKIND\tDECISION\tATTENDED\tTOOL\tRULES\tINPUT")
+	for _, e := range es {
+		dec := e.Decision
+		if dec == "" {
+			dec = "-"
+			if e.Label != "" {
+				dec = e.Label
+			}
+		}
+		att := "yes"
+		if !e.Attended {
+			att = "no"
+		}
+		if e.Kind == register.KindOutcome || e.Kind == register.KindGrade {
+			att = "-"
+		}
+		rules := strings.Join(e.Rules, ",")
+		if rules == "" {
+			rules = "-"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.Time.UTC().Format("2006-01-02 15:04:05"),
+			e.Kind, dec, att, orDash(e.Tool), rules, shortInput(e.Input, 60))
+	}
+	tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func init() {
+	var asJSON bool
+	var since, decision, kind, tool string
+	var n int
+	cmd := &cobra.Command{
+		Use:   "log [--json] [--since D] [--decision deny|ask|allow] [--kind K] [-n N]",
+		Short: "Show the register, newest first",
+		Long: `log prints the register's entries, newest first: sequence number, time,
+kind (decision, error, outcome, grade), decision, whether a human was
+attended, tool, the rules that fired and a short form of the input.
+
+The input is shown because this is your own machine's register; it is never
+published (bundles and the census carry commitments and counts only).
+
+--since takes a date (2026-11-30), RFC 3339 (2026-11-30T08:00:00Z) or a
+duration back from now (90m, 24h, 7d). -n 0 prints every entry.
+
+Exit codes: 0 printed (an empty or absent register prints nothing), 3 usage,
+4 the register could not be read.`,
+		Example: `  sentinel log
+  sentinel log --decision deny --since 24h
+  sentinel log --kind error -n 5
+  sentinel log --json -n 0 | jq '.[] | select(.attended == false)'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f := register.Filter{Decision: decision, Kind: kind, Tool: tool, Limit: n}
+			if n < 0 {
+				return fail(exitUsage, "-n must be 0 (all) or more, got %d", n)
+			}
+			switch decision {
+			case "", "allow", "ask", "deny":
+			default:
+				return fail(exitUsage, "--decision %q: want allow, ask or deny", decision)
+			}
+			switch kind {
+			case "", register.KindDecision, register.KindError, register.KindOutcome, register.KindGrade:
+			default:
+				return fail(exitUsage, "--kind %q: want decision, error, outcome or grade", kind)
+			}
+			if since != "" {
+				t, err := parseSince(since, time.Now())
+				if err != nil {
+					return fail(exitUsage, "%v", err)
+				}
+				f.Since = t
+			}
+			path, err := paths.RegisterPath()
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			reg, err := register.OpenReadOnly(path)
+			if errors.Is(err, register.ErrNotExist) {
+				if asJSON {
+					fmt.Fprintln(cmd.OutOrStdout(), "[]")
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: no register at %s yet (no call has been recorded)\n", path)
+				return nil
+			}
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			defer reg.Close()
+			es, err := reg.Query(f)
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			if !asJSON {
+				printLog(cmd.OutOrStdout(), es)
+				return nil
+			}
+			out := make([]logEntry, 0, len(es))
+			for _, e := range es {
+				le := logEntry{Entry: e}
+				if json.Valid(e.Input) {
+					le.Input = e.Input
+				}
+				out = append(out, le)
+			}
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			return enc.Encode(out)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the entries as a JSON array (salt omitted)")
+	cmd.Flags().StringVar(&since, "since", "", "only entries at or after this date, time or duration ago")
+	cmd.Flags().StringVar(&decision, "decision", "", "only this decision: allow, ask or deny")
+	cmd.Flags().StringVar(&kind, "kind", "", "only this kind: decision, error, outcome or grade")
+	cmd.Flags().StringVar(&tool, "tool", "", "only this tool (Bash, Write, mcp__server__tool, ...)")
+	cmd.Flags().IntVarP(&n, "n", "n", 20, "at most N entries (0: all)")
+	root.AddCommand(cmd)
+}
