@@ -1,0 +1,264 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/internal/version"
+	"github.com/sentinel-guard/sentinel/outcome"
+	"github.com/sentinel-guard/sentinel/protocol"
+	"github.com/sentinel-guard/sentinel/register"
+)
+
+// protoOpenRegister opens the operator's register; readOnly for commands
+// that only read it. A missing register is "could not do the work".
+func protoOpenRegister(readOnly bool) (*register.Register, error) {
+	p, err := paths.RegisterPath()
+	if err != nil {
+		return nil, fail(exitError, "%v", err)
+	}
+	var r *register.Register
+	if readOnly {
+		r, err = register.OpenReadOnly(p)
+	} else {
+		r, err = register.Open(p)
+	}
+	if err != nil {
+		return nil, fail(exitError, "%v", err)
+	}
+	return r, nil
+}
+
+// protoJSON prints v indented, for --json.
+func protoJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// gradeNote is the committed input of a grade entry: the note stays local
+// (withheld from public bundles like any input) but is covered by the chain.
+type gradeNote struct {
+	Note string `json:"note"`
+}
+
+func init() {
+	var note string
+	var asJSON bool
+	grade := &cobra.Command{
+		Use:   "grade SEQ true|false|unclear",
+		Short: "Grade one of the sentinel's flags (deny or ask)",
+		Long: `grade records your judgement of a flag: was the deny or ask right (true),
+wrong (false) or unclear? The grade is appended to the register as its own
+chained entry, so grades are sealed like decisions; the latest grade of an
+entry wins. Only deny and ask decisions can be graded.
+
+Grades feed self-concordance, true / (true + false) with unclear left out:
+it measures how often you agree with the tool you run. It is not precision,
+and sentinel never calls it that.
+
+Exit codes: 0 graded, 1 the entry does not exist or is not a flag,
+3 usage, 4 the register could not be written.`,
+		Example: `  sentinel grade 412 true --note "would have discarded a day of work"
+  sentinel grade 415 false --note "the words were a commit message"
+  sentinel grades`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			seq, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil || seq < 1 {
+				return fail(exitUsage, "%q is not a register sequence number", args[0])
+			}
+			label := args[1]
+			if label != protocol.GradeTrue && label != protocol.GradeFalse && label != protocol.GradeUnclear {
+				return fail(exitUsage, "grade %q: want true, false or unclear", label)
+			}
+			r, err := protoOpenRegister(false)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			e, err := r.Get(seq)
+			if errors.Is(err, register.ErrNoEntry) {
+				head, _, _ := r.Head()
+				return fail(exitFailure, "entry %d does not exist (the register ends at entry %d)", seq, head)
+			} else if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			if !protocol.IsFlag(*e) {
+				what := fmt.Sprintf("a %s entry", e.Kind)
+				if e.Kind == register.KindDecision || e.Kind == register.KindError {
+					what = "an " + e.Decision
+				}
+				return fail(exitFailure, "entry %d is %s, not a flag: only deny and ask decisions can be graded", seq, what)
+			}
+			input, _ := json.Marshal(gradeNote{Note: note})
+			g := &register.Entry{Kind: register.KindGrade, Ref: seq, Label: label, Input: input,
+				SessionID: e.SessionID, Tool: e.Tool, Rules: []string{}, Version: version.Version}
+			if err := r.Append(g); err != nil {
+				return fail(exitError, "%v", err)
+			}
+			if asJSON {
+				return protoJSON(cmd.OutOrStdout(), g)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "entry %d (%s %s) graded %s: grade entry %d\n",
+				seq, e.Decision, strings.Join(e.Rules, ","), label, g.Seq)
+			return nil
+		},
+	}
+	grade.Flags().StringVar(&note, "note", "", "why (kept in the register, withheld from public bundles)")
+	grade.Flags().BoolVar(&asJSON, "json", false, "print the grade entry as JSON")
+	root.AddCommand(grade)
+
+	var gJSON bool
+	grades := &cobra.Command{
+		Use:   "grades",
+		Short: "List the grades of the sentinel's flags, with the decisions",
+		Long: `grades lists every graded flag once, with its latest grade (earlier grades
+are superseded but stay in the register), the decision, the rules that
+fired, whether a human could answer, what happened to the call, and your
+note. It ends with self-concordance: your agreement with the tool, not
+its precision.`,
+		Example: `  sentinel grades
+  sentinel grades --json | jq '.grades[] | select(.grade == "false")'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := protoOpenRegister(true)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			rep, err := collectGrades(outcome.Entries(r))
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			if gJSON {
+				return protoJSON(cmd.OutOrStdout(), rep)
+			}
+			printGrades(cmd.OutOrStdout(), rep)
+			return nil
+		},
+	}
+	grades.Flags().BoolVar(&gJSON, "json", false, "print as JSON")
+	root.AddCommand(grades)
+}
+
+// gradedFlag is one line of `sentinel grades`.
+type gradedFlag struct {
+	Seq      int64     `json:"seq"`
+	Time     time.Time `json:"time"`
+	Tool     string    `json:"tool"`
+	Decision string    `json:"decision"`
+	Attended bool      `json:"attended"`
+	Rules    []string  `json:"rules"`
+	Outcome  string    `json:"outcome"`
+	Grade    string    `json:"grade"`
+	GradeSeq int64     `json:"grade_seq"`
+	GradedAt time.Time `json:"graded_at"`
+	Note     string    `json:"note"`
+	Regraded int       `json:"earlier_grades"`
+}
+
+type gradesReport struct {
+	Grades          []gradedFlag `json:"grades"`
+	True            int          `json:"true"`
+	False           int          `json:"false"`
+	Unclear         int          `json:"unclear"`
+	SelfConcordance *float64     `json:"self_concordance"` // null: nothing graded true or false
+	Definition      string       `json:"definition"`
+}
+
+const selfConcordanceDef = "true / (true + false) over the latest grade of each flag, unclear excluded: the operator agreeing with the tool, not precision"
+
+func collectGrades(each func(func(register.Entry) error) error) (*gradesReport, error) {
+	flags := map[int64]register.Entry{}
+	latest := map[int64]*gradedFlag{}
+	err := each(func(e register.Entry) error {
+		switch {
+		case protocol.IsFlag(e):
+			e.Input, e.Salt = nil, nil
+			flags[e.Seq] = e
+		case e.Kind == register.KindGrade:
+			f, ok := flags[e.Ref]
+			if !ok {
+				return nil // a grade of a non-flag cannot be appended by sentinel; ignore
+			}
+			var n gradeNote
+			_ = json.Unmarshal(e.Input, &n) // commitment-only grades have no note
+			g := &gradedFlag{Seq: f.Seq, Time: f.Time, Tool: f.Tool, Decision: f.Decision, Attended: f.Attended,
+				Rules: f.Rules, Grade: e.Label, GradeSeq: e.Seq, GradedAt: e.Time, Note: n.Note}
+			if old := latest[e.Ref]; old != nil {
+				g.Regraded = old.Regraded + 1
+			}
+			latest[e.Ref] = g
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	results, _, err := outcome.Join(each, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, res := range results {
+		if g := latest[res.Seq]; g != nil {
+			g.Outcome = res.Status
+		}
+	}
+	rep := &gradesReport{Grades: []gradedFlag{}, Definition: selfConcordanceDef}
+	for _, g := range latest {
+		rep.Grades = append(rep.Grades, *g)
+		switch g.Grade {
+		case protocol.GradeTrue:
+			rep.True++
+		case protocol.GradeFalse:
+			rep.False++
+		default:
+			rep.Unclear++
+		}
+	}
+	sort.Slice(rep.Grades, func(i, j int) bool { return rep.Grades[i].Seq < rep.Grades[j].Seq })
+	if rep.True+rep.False > 0 {
+		v := float64(rep.True) / float64(rep.True+rep.False)
+		rep.SelfConcordance = &v
+	}
+	return rep, nil
+}
+
+func printGrades(w io.Writer, rep *gradesReport) {
+	if len(rep.Grades) == 0 {
+		fmt.Fprintln(w, "no flags graded yet: sentinel grade SEQ true|false|unclear")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SEQ\tDECISION\tMODE\tRULES\tOUTCOME\tGRADE\tNOTE")
+	for _, g := range rep.Grades {
+		mode := "attended"
+		if !g.Attended {
+			mode = "unattended"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", g.Seq, g.Decision, mode,
+			strings.Join(g.Rules, ","), g.Outcome, g.Grade, g.Note)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d true, %d false, %d unclear; self-concordance %s\n(%s)\n",
+		rep.True, rep.False, rep.Unclear, protoRatio(rep.SelfConcordance, "not measured: nothing graded true or false"), rep.Definition)
+}
+
+// protoRatio prints a ratio, or why there is none (never 0 for null).
+func protoRatio(v *float64, none string) string {
+	if v == nil {
+		return none
+	}
+	return fmt.Sprintf("%.2f", *v)
+}
