@@ -1,0 +1,25 @@
+# Needs only Go and a C compiler (gcc, for SQLite through cgo).
+GO ?= go
+
+.PHONY: build demo test vet bench-hook clean
+
+build:
+	$(GO) build -o bin/ ./cmd/...
+
+# The README's first command: realistic calls through the real hook into a
+# throwaway register, then the register is verified.
+demo: build
+	bin/sentinel demo
+
+test:
+	$(GO) test ./...
+
+vet:
+	gofmt -l $$(git ls-files '*.go')
+	$(GO) vet ./...
+
+bench-hook:
+	bench/hook/run.sh
+
+clean:
+	rm -rf bin/
