@@ -125,8 +125,16 @@ func probeDir(path string) *Error {
 		return nil
 	}
 	// The directory is writable: the file itself must be read-only.
-	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o200 == 0 {
-		return &Error{Path: path, Class: ErrReadOnly, Detail: fmt.Sprintf("the file is read-only (mode %04o)", fi.Mode().Perm())}
+	const wOK = 2
+	switch err := syscall.Access(path, wOK); {
+	case errors.Is(err, syscall.EROFS):
+		return &Error{Path: path, Class: ErrReadOnly, Detail: "read-only file system (the register file is on a read-only mount)", Cause: err}
+	case err != nil:
+		mode := ""
+		if fi, serr := os.Stat(path); serr == nil {
+			mode = fmt.Sprintf(" (mode %04o)", fi.Mode().Perm())
+		}
+		return &Error{Path: path, Class: ErrReadOnly, Detail: "the register file is not writable" + mode + ": " + err.Error(), Cause: err}
 	}
 	return nil
 }
