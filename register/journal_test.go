@@ -60,7 +60,7 @@ func TestJournalExactlyOnce(t *testing.T) {
 	}
 	jpath := filepath.Join(r.Dir(), JournalFile)
 	saved, _ := os.ReadFile(jpath)
-	appendN(t, r, 1) // merges 2, appends 1 -> 4
+	appendN(t, r, 1)   // merges 2, appends 1 -> 4
 	torn := saved[:40] // no newline: a writer killed mid-line
 	os.WriteFile(jpath, append(append([]byte{}, saved...), torn...), 0o600)
 	appendN(t, r, 1) // 2 already merged, 1 torn line -> error entry, then 1 -> 6
