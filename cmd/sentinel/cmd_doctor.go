@@ -18,13 +18,13 @@ import (
 
 // Check statuses.
 const (
-	statusOK   = "ok"
-	statusWarn = "warn"
-	statusFail = "fail"
+	doctorOK   = "ok"
+	doctorWarn = "warn"
+	doctorFail = "fail"
 )
 
-// check is one finding of doctor.
-type check struct {
+// doctorCheck is one finding of doctor.
+type doctorCheck struct {
 	Name    string `json:"name"`
 	Status  string `json:"status"`
 	Message string `json:"message"`
@@ -32,12 +32,12 @@ type check struct {
 }
 
 type doctorReport struct {
-	OK     bool    `json:"ok"` // no check failed (warnings allowed)
-	Checks []check `json:"checks"`
+	OK     bool          `json:"ok"` // no check failed (warnings allowed)
+	Checks []doctorCheck `json:"checks"`
 }
 
 func (r *doctorReport) add(name, status, msg, fix string) {
-	r.Checks = append(r.Checks, check{Name: name, Status: status, Message: msg, Fix: fix})
+	r.Checks = append(r.Checks, doctorCheck{Name: name, Status: status, Message: msg, Fix: fix})
 }
 
 // managedSettingsPath is Claude Code's managed policy file on Linux.
@@ -78,21 +78,21 @@ func runDoctor(project string) *doctorReport {
 		o, exists, err := readSettings(f.Path)
 		switch {
 		case err != nil:
-			rep.add("settings", statusFail, fmt.Sprintf("%s settings: %v", f.Scope, err),
+			rep.add("settings", doctorFail, fmt.Sprintf("%s settings: %v", f.Scope, err),
 				"fix the JSON by hand; Claude Code ignores a file it cannot parse, hooks included")
 		case exists:
 			files = append(files, loadedSettings{f, o})
-			rep.add("settings", statusOK, fmt.Sprintf("%s settings %s parses", f.Scope, f.Path), "")
+			rep.add("settings", doctorOK, fmt.Sprintf("%s settings %s parses", f.Scope, f.Path), "")
 		}
 	}
-	checkHook(rep, files, preHook, statusFail)
-	checkHook(rep, files, postHook, statusWarn)
+	checkHook(rep, files, preHook, doctorFail)
+	checkHook(rep, files, postHook, doctorWarn)
 	checkWeakening(rep, files)
 	checkConfig(rep, project)
 	checkRegister(rep)
 	rep.OK = true
 	for _, c := range rep.Checks {
-		if c.Status == statusFail {
+		if c.Status == doctorFail {
 			rep.OK = false
 		}
 	}
@@ -111,18 +111,18 @@ func checkHook(rep *doctorReport, files []loadedSettings, h ourHook, missing str
 			}
 			where := fmt.Sprintf("%s settings %s", f.Scope, f.Path)
 			if !matchesEveryTool(c.Group.Matcher) {
-				rep.add(name, statusFail, fmt.Sprintf("%s: sentinel-hook runs only for tools matching %q", where, c.Group.Matcher),
+				rep.add(name, doctorFail, fmt.Sprintf("%s: sentinel-hook runs only for tools matching %q", where, c.Group.Matcher),
 					fmt.Sprintf("set \"matcher\": \"*\" there, or run: sentinel install --%s", installScope(f.Scope)))
 				continue
 			}
 			exe := commandWords(c.Command)[0]
 			if !isExecutable(exe) {
-				rep.add(name, statusFail, fmt.Sprintf("%s: %s is not an executable file: every call runs unguarded", where, exe),
+				rep.add(name, doctorFail, fmt.Sprintf("%s: %s is not an executable file: every call runs unguarded", where, exe),
 					fmt.Sprintf("build it (make build) and run: sentinel install --%s", installScope(f.Scope)))
 				continue
 			}
 			found = true
-			rep.add(name, statusOK, fmt.Sprintf("%s: %s for every tool (timeout %s)", where, c.Command, orDefault(c.Timeout, "default 600")), "")
+			rep.add(name, doctorOK, fmt.Sprintf("%s: %s for every tool (timeout %s)", where, c.Command, timeoutText(c.Timeout, "default 600")), "")
 		}
 	}
 	if !found {
@@ -142,7 +142,7 @@ func installScope(scope string) string {
 	return "user"
 }
 
-func orDefault(s, d string) string {
+func timeoutText(s, d string) string {
 	if s == "" {
 		return d
 	}
@@ -154,14 +154,14 @@ func orDefault(s, d string) string {
 func checkWeakening(rep *doctorReport, files []loadedSettings) {
 	for _, f := range files {
 		if v, _ := f.obj.get("disableAllHooks"); v == true {
-			rep.add("disableAllHooks", statusFail,
+			rep.add("disableAllHooks", doctorFail,
 				fmt.Sprintf("%s settings %s sets disableAllHooks: true; no hook runs, sentinel included", f.Scope, f.Path),
 				"remove \"disableAllHooks\" from that file")
 		}
 		pv, _ := f.obj.get("permissions")
 		if p, ok := pv.(*jobject); ok {
 			if m, _ := p.get("defaultMode"); m == "bypassPermissions" {
-				rep.add("defaultMode", statusWarn,
+				rep.add("defaultMode", doctorWarn,
 					fmt.Sprintf("%s settings %s sets permissions.defaultMode bypassPermissions: every session is unattended, so sentinel's asks become denies", f.Scope, f.Path),
 					"use \"default\" or \"acceptEdits\" where a human is at the keyboard")
 			}
@@ -173,21 +173,21 @@ func checkWeakening(rep *doctorReport, files []loadedSettings) {
 func checkConfig(rep *doctorReport, project string) {
 	dir, err := paths.ConfigDir()
 	if err != nil {
-		rep.add("config", statusFail, err.Error(), "set HOME or XDG_CONFIG_HOME")
+		rep.add("config", doctorFail, err.Error(), "set HOME or XDG_CONFIG_HOME")
 		return
 	}
 	cfg, err := hook.LoadConfig(dir, project)
 	if err != nil {
-		rep.add("config", statusFail, err.Error()+": every call becomes an error decision (ask, or deny unattended)",
+		rep.add("config", doctorFail, err.Error()+": every call becomes an error decision (ask, or deny unattended)",
 			"fix the file named in the message")
 		return
 	}
 	ws := cfg.Warnings()
 	for _, w := range ws {
-		rep.add("config", statusWarn, w, "remove the entry from the project's "+hook.ProjectConfigFile+" (only the operator's own config may loosen rules)")
+		rep.add("config", doctorWarn, w, "remove the entry from the project's "+hook.ProjectConfigFile+" (only the operator's own config may loosen rules)")
 	}
 	if len(ws) == 0 {
-		rep.add("config", statusOK, fmt.Sprintf("configuration loads (catalog %s, hash %.12s)", hook.CatalogVersion, hook.CatalogHashFor(cfg)), "")
+		rep.add("config", doctorOK, fmt.Sprintf("configuration loads (catalog %s, hash %.12s)", hook.CatalogVersion, hook.CatalogHashFor(cfg)), "")
 	}
 }
 
@@ -198,49 +198,49 @@ func checkConfig(rep *doctorReport, project string) {
 func checkRegister(rep *doctorReport) {
 	path, err := paths.RegisterPath()
 	if err != nil {
-		rep.add("register", statusFail, err.Error(), "set SENTINEL_HOME or HOME")
+		rep.add("register", doctorFail, err.Error(), "set SENTINEL_HOME or HOME")
 		return
 	}
 	dir := filepath.Dir(path)
 	if n, err := register.PendingJournal(dir); err != nil {
-		rep.add("journal", statusFail, fmt.Sprintf("cannot read the fallback journal in %s: %v", dir, err), "check the directory's permissions")
+		rep.add("journal", doctorFail, fmt.Sprintf("cannot read the fallback journal in %s: %v", dir, err), "check the directory's permissions")
 	} else if n > 0 {
-		rep.add("journal", statusWarn, fmt.Sprintf("%d decisions wait in the fallback journal %s", n, filepath.Join(dir, register.JournalFile)),
+		rep.add("journal", doctorWarn, fmt.Sprintf("%d decisions wait in the fallback journal %s", n, filepath.Join(dir, register.JournalFile)),
 			"they are merged into the register on the next hook call; if they stay, see the register check")
 	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		rep.add("register", statusWarn, fmt.Sprintf("no register yet at %s; the first hook call creates it", path), "run: sentinel demo (uses its own temporary register) or make one tool call")
+		rep.add("register", doctorWarn, fmt.Sprintf("no register yet at %s; the first hook call creates it", path), "run: sentinel demo (uses its own temporary register) or make one tool call")
 		return
 	}
 	reg, err := register.Open(path)
 	if err != nil {
-		rep.add("register", statusFail, fmt.Sprintf("cannot open the register for appending: %v; decisions go to the fallback journal or become ask/deny", err),
+		rep.add("register", doctorFail, fmt.Sprintf("cannot open the register for appending: %v; decisions go to the fallback journal or become ask/deny", err),
 			"check the file's permissions and free disk space")
 		return
 	}
 	defer reg.Close()
 	for _, w := range reg.Warnings() {
-		rep.add("register", statusWarn, w, fmt.Sprintf("chmod 700 %s && chmod 600 %s", dir, path))
+		rep.add("register", doctorWarn, w, fmt.Sprintf("chmod 700 %s && chmod 600 %s", dir, path))
 	}
 	if tx, err := reg.DB().Begin(); err != nil {
-		rep.add("register append", statusFail, fmt.Sprintf("cannot take the register's write lock: %v", err),
+		rep.add("register append", doctorFail, fmt.Sprintf("cannot take the register's write lock: %v", err),
 			"find the process holding it (fuser "+path+") or check permissions")
 	} else {
 		tx.Rollback()
-		rep.add("register append", statusOK, "the register takes the write lock (test rolled back, nothing written)", "")
+		rep.add("register append", doctorOK, "the register takes the write lock (test rolled back, nothing written)", "")
 	}
 	vr := reg.Verify()
 	if !vr.OK() {
-		rep.add("register verify", statusFail, vr.String(), "run: sentinel verify, and keep the file as evidence; start a new register with SENTINEL_HOME elsewhere")
+		rep.add("register verify", doctorFail, vr.String(), "run: sentinel verify, and keep the file as evidence; start a new register with SENTINEL_HOME elsewhere")
 		return
 	}
-	rep.add("register verify", statusOK, fmt.Sprintf("%s: %d entries, chain intact", path, vr.Entries), "")
+	rep.add("register verify", doctorOK, fmt.Sprintf("%s: %d entries, chain intact", path, vr.Entries), "")
 }
 
 func printDoctor(w io.Writer, rep *doctorReport) {
 	for _, c := range rep.Checks {
 		fmt.Fprintf(w, "%-4s  %-16s %s\n", strings.ToUpper(c.Status), c.Name, c.Message)
-		if c.Fix != "" && c.Status != statusOK {
+		if c.Fix != "" && c.Status != doctorOK {
 			fmt.Fprintf(w, "      %-16s fix: %s\n", "", c.Fix)
 		}
 	}
@@ -276,7 +276,7 @@ Exit codes: 0 no check failed (warnings allowed), 1 a check failed.`,
   sentinel doctor --json | jq '.checks[] | select(.status != "ok")'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			project, err := projectDir()
+			project, err := claudeProjectDir()
 			if err != nil {
 				project = ""
 			}

@@ -58,8 +58,8 @@ func (h ourHook) group(exe string, timeout int) *jobject {
 	return g
 }
 
-// compact renders a value on one line for the change summary.
-func compact(v any) string {
+// settingsCompact renders a value on one line for the change summary.
+func settingsCompact(v any) string {
 	var b bytes.Buffer
 	json.Compact(&b, encodeSettings(v))
 	return b.String()
@@ -105,7 +105,7 @@ func removeHook(o *jobject, h ourHook) []string {
 			if eobj, ok := e.(*jobject); ok {
 				c, _ := eobj.get("command")
 				if cs, _ := c.(string); eobj.vals["type"] == "command" && h.recognises(cs) {
-					changes = append(changes, fmt.Sprintf("- hooks.%s: %s", h.Event, compact(eobj)))
+					changes = append(changes, fmt.Sprintf("- hooks.%s: %s", h.Event, settingsCompact(eobj)))
 					continue
 				}
 			}
@@ -165,7 +165,7 @@ func addHook(o *jobject, h ourHook, exe string, timeout int) []string {
 	groups, _ := ev.([]any)
 	g := h.group(exe, timeout)
 	hooks.set(h.Event, append(groups, g))
-	return append(changes, fmt.Sprintf("+ hooks.%s: %s", h.Event, compact(g)))
+	return append(changes, fmt.Sprintf("+ hooks.%s: %s", h.Event, settingsCompact(g)))
 }
 
 // settingsTarget resolves --user / --project to a file.
@@ -174,7 +174,7 @@ func settingsTarget(user, project bool) (settingsFile, error) {
 		return settingsFile{}, fail(exitUsage, "--user and --project exclude each other")
 	}
 	if project {
-		d, err := projectDir()
+		d, err := claudeProjectDir()
 		if err != nil {
 			return settingsFile{}, fail(exitError, "cannot find the project directory: %v", err)
 		}

@@ -16,9 +16,9 @@ import (
 	"github.com/sentinel-guard/sentinel/register"
 )
 
-// parseSince reads a friendly point in time: a date (2026-11-30, local
+// parseLogSince reads a friendly point in time: a date (2026-11-30, local
 // midnight), RFC 3339, or a duration back from now (90m, 24h, 7d).
-func parseSince(s string, now time.Time) (time.Time, error) {
+func parseLogSince(s string, now time.Time) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
@@ -40,7 +40,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 }
 
 // shortInput renders an entry's input on one line for the table: the
-// command, path, URL or pattern when there is one, else compact JSON.
+// command, path, URL or pattern when there is one, else settingsCompact JSON.
 func shortInput(in []byte, width int) string {
 	if len(in) == 0 {
 		return "-"
@@ -92,12 +92,12 @@ func printLog(w io.Writer, es []*register.Entry) {
 			rules = "-"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.Time.UTC().Format("2006-01-02 15:04:05"),
-			e.Kind, dec, att, orDash(e.Tool), rules, shortInput(e.Input, 60))
+			e.Kind, dec, att, dashIfEmpty(e.Tool), rules, shortInput(e.Input, 60))
 	}
 	tw.Flush()
 }
 
-func orDash(s string) string {
+func dashIfEmpty(s string) string {
 	if s == "" {
 		return "-"
 	}
@@ -144,7 +144,7 @@ Exit codes: 0 printed (an empty or absent register prints nothing), 3 usage,
 				return fail(exitUsage, "--kind %q: want decision, error, outcome or grade", kind)
 			}
 			if since != "" {
-				t, err := parseSince(since, time.Now())
+				t, err := parseLogSince(since, time.Now())
 				if err != nil {
 					return fail(exitUsage, "%v", err)
 				}

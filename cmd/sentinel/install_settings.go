@@ -66,7 +66,7 @@ func parseSettings(data []byte) (*jobject, error) {
 		if errors.As(err, &se) {
 			off = se.Offset
 		}
-		line, col := lineCol(data, off)
+		line, col := settingsLineCol(data, off)
 		return nil, fmt.Errorf("line %d, column %d: %v", line, col, err)
 	}
 	o, ok := v.(*jobject)
@@ -76,7 +76,7 @@ func parseSettings(data []byte) (*jobject, error) {
 	return o, nil
 }
 
-func lineCol(data []byte, off int64) (int, int) {
+func settingsLineCol(data []byte, off int64) (int, int) {
 	if off > int64(len(data)) {
 		off = int64(len(data))
 	}
@@ -228,8 +228,8 @@ func userSettingsPath() (string, error) {
 	return filepath.Join(h, ".claude", "settings.json"), nil
 }
 
-// projectDir is $CLAUDE_PROJECT_DIR, else the current directory.
-func projectDir() (string, error) {
+// claudeProjectDir is $CLAUDE_PROJECT_DIR, else the current directory.
+func claudeProjectDir() (string, error) {
 	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
 		return filepath.Abs(d)
 	}
