@@ -96,6 +96,9 @@ type Decision struct {
 	// limits, malformed input); the verdict is then Ask attended and Deny
 	// unattended, never Allow.
 	Error string `json:"error,omitempty"`
+	// Note explains a change made after judging, for example
+	// "unattended: ask became deny".
+	Note string `json:"note,omitempty"`
 }
 
 // RuleIDs lists the ids of the hits, in order.

@@ -1,0 +1,347 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/parse"
+)
+
+// Unattended permission modes: no human can answer a prompt.
+func unattendedMode(mode string) bool {
+	return mode == "bypassPermissions" || mode == "dontAsk"
+}
+
+// Decide judges one tool call. It never panics and never allows a call it
+// could not judge: errors become Ask (attended) or Deny (unattended) with
+// the SENTINEL-UNJUDGED hit.
+func Decide(c Call, env Env) (d Decision) {
+	unatt := env.Unattended || unattendedMode(c.PermissionMode)
+	defer func() {
+		if r := recover(); r != nil {
+			d = errorDecision(fmt.Sprintf("internal error: %v", r), unatt)
+		}
+	}()
+	j := newJudge(c, env)
+	if err := j.dispatch(c.ToolName, c.ToolInput); err != nil {
+		return errorDecision(err.Error(), unatt)
+	}
+	return finish(j.hits, unatt)
+}
+
+// finish applies "strictest wins" and the unattended conversion.
+func finish(hits []Hit, unatt bool) Decision {
+	d := Decision{Unattended: unatt}
+	converted := false
+	for i := range hits {
+		if unatt && hits[i].Verdict == Ask {
+			hits[i].Verdict = Deny
+			hits[i].Decision = Deny.String()
+			converted = true
+		}
+	}
+	d.Hits = sortHits(hits)
+	for _, h := range d.Hits {
+		if h.Verdict > d.Verdict {
+			d.Verdict = h.Verdict
+		}
+	}
+	d.Decision = d.Verdict.String()
+	if converted {
+		d.Note = "unattended: ask became deny"
+	}
+	return d
+}
+
+const maxErrorText = 300
+
+func errorDecision(msg string, unatt bool) Decision {
+	if len(msg) > maxErrorText {
+		msg = msg[:maxErrorText] + "..."
+	}
+	r, _ := ruleByID(RuleUnjudged)
+	h := hitFor(r, msg)
+	h.Reason = r.Reason + ": " + msg
+	d := finish([]Hit{h}, unatt)
+	d.Error = msg
+	return d
+}
+
+// judge holds what one decision needs.
+type judge struct {
+	env     Env
+	cfg     *Config
+	tool    string
+	home    string
+	project string // absolute, cleaned; "" when unknown
+	cwd     string
+	// sentinel's own paths (register, config, binaries)
+	sentinel []string
+	keyDirs  []string // directories whose *.key files may not be read
+	hits     []Hit
+
+	// combination state for exfiltration
+	secretRead  string // detail of the first secret read, "" if none
+	networkSend string // detail of the first network send to a non-allowed host
+}
+
+func newJudge(c Call, env Env) *judge {
+	j := &judge{env: env, cfg: env.Config, tool: c.ToolName}
+	j.home = cleanAbs(env.Home)
+	if j.home == "" {
+		j.home = cleanAbs(paths.Home())
+	}
+	j.cwd = cleanAbs(c.Cwd)
+	j.project = cleanAbs(env.ProjectDir)
+	if j.project == "" {
+		j.project = j.cwd
+	}
+	if j.cwd == "" {
+		j.cwd = j.project
+	}
+	for _, p := range env.Protected {
+		if p = cleanAbs(j.expandHome(p)); p != "" {
+			j.sentinel = append(j.sentinel, p)
+		}
+	}
+	if d, err := paths.StateDir(); err == nil {
+		j.sentinel = append(j.sentinel, filepath.Clean(d))
+	}
+	if d, err := paths.ConfigDir(); err == nil {
+		j.sentinel = append(j.sentinel, filepath.Clean(d))
+		j.keyDirs = append(j.keyDirs, filepath.Clean(d))
+	}
+	if j.home != "" {
+		// the defaults, in case the environment points elsewhere
+		st := filepath.Join(j.home, ".local", "state", "sentinel")
+		cf := filepath.Join(j.home, ".config", "sentinel")
+		j.sentinel = append(j.sentinel, st, cf)
+		j.keyDirs = append(j.keyDirs, cf)
+	}
+	return j
+}
+
+func cleanAbs(p string) string {
+	if p == "" || !strings.HasPrefix(p, "/") {
+		return ""
+	}
+	return filepath.Clean(p)
+}
+
+// add records a hit for a shipped rule unless the operator disabled it.
+func (j *judge) add(id, detail string) {
+	if j.cfg.disabled(id) {
+		return
+	}
+	r, ok := ruleByID(id)
+	if !ok {
+		panic("hook: unknown rule " + id)
+	}
+	j.hits = append(j.hits, hitFor(r, detail))
+}
+
+// dispatch judges by tool.
+func (j *judge) dispatch(tool string, input json.RawMessage) error {
+	obj, err := inputObject(input)
+	if err != nil {
+		return err
+	}
+	switch tool {
+	case "Bash":
+		cmd, err := stringField(obj, "command", true)
+		if err != nil {
+			return err
+		}
+		if err := j.bash(cmd); err != nil {
+			return err
+		}
+	case "Write", "Edit", "MultiEdit":
+		p, err := stringField(obj, "file_path", true)
+		if err != nil {
+			return err
+		}
+		j.writePath(p, kindEdit, tool+" "+p)
+	case "NotebookEdit":
+		p, err := stringField(obj, "notebook_path", true)
+		if err != nil {
+			return err
+		}
+		j.writePath(p, kindEdit, tool+" "+p)
+	case "Read":
+		p, err := stringField(obj, "file_path", true)
+		if err != nil {
+			return err
+		}
+		j.readPath(p, tool+" "+p)
+	case "Grep", "Glob":
+		p, err := stringField(obj, "path", false)
+		if err != nil {
+			return err
+		}
+		pat, err := stringField(obj, "pattern", tool == "Glob")
+		if err != nil {
+			return err
+		}
+		if p != "" {
+			j.readPath(p, tool+" "+p)
+		}
+		if tool == "Glob" && pat != "" {
+			// the pattern is a path pattern: judge its fixed part, relative
+			// to path (or the cwd).
+			base := p
+			if base == "" {
+				base = j.cwd
+			}
+			if !strings.HasPrefix(pat, "/") && !strings.HasPrefix(pat, "~") && base != "" {
+				pat = base + "/" + pat
+			}
+			j.readPath(pat, tool+" "+pat)
+		}
+	case "WebFetch":
+		u, err := stringField(obj, "url", true)
+		if err != nil {
+			return err
+		}
+		if j.cfg != nil && j.cfg.RestrictWebFetch {
+			if h := hostOf(u); !j.cfg.hostAllowed(h) {
+				j.add(RuleHostNotAllowed, "WebFetch "+h)
+			}
+		}
+	}
+	j.customTool(tool)
+	return nil
+}
+
+// inputObject decodes tool_input as a JSON object.
+func inputObject(input json.RawMessage) (map[string]json.RawMessage, error) {
+	if len(bytes.TrimSpace(input)) == 0 {
+		return nil, errors.New("tool_input is missing")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(input, &obj); err != nil {
+		return nil, fmt.Errorf("tool_input is not a JSON object: %v", err)
+	}
+	if obj == nil {
+		return nil, errors.New("tool_input is null")
+	}
+	return obj, nil
+}
+
+func stringField(obj map[string]json.RawMessage, key string, required bool) (string, error) {
+	raw, ok := obj[key]
+	if !ok || string(raw) == "null" {
+		if required {
+			return "", fmt.Errorf("tool_input.%s is missing", key)
+		}
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("tool_input.%s is not a string", key)
+	}
+	if required && s == "" {
+		return "", fmt.Errorf("tool_input.%s is empty", key)
+	}
+	return s, nil
+}
+
+// bash parses and judges a shell command.
+func (j *judge) bash(cmd string) error {
+	res, err := parse.Parse(cmd, parse.Options{Cwd: j.cwd, Home: j.home})
+	if err != nil {
+		var le *parse.LimitError
+		if errors.As(err, &le) {
+			return fmt.Errorf("command over the %s limit (%d): not judged", le.Limit, le.Max)
+		}
+		return err
+	}
+	if res == nil {
+		return errors.New("parser returned no result")
+	}
+	for i := range res.Execs {
+		j.exec(res.Execs, i)
+	}
+	if j.secretRead != "" && j.networkSend != "" {
+		j.add(RuleExfil, j.secretRead+" + "+j.networkSend)
+	}
+	return nil
+}
+
+// customTool applies operator rules that match a tool name.
+func (j *judge) customTool(tool string) {
+	if j.cfg == nil {
+		return
+	}
+	for _, r := range j.cfg.Custom {
+		if g, ok := j.cfg.customTools[r.ID]; ok {
+			if m, _ := path.Match(g, tool); m {
+				j.hits = append(j.hits, hitFor(r, "tool "+tool))
+			}
+		}
+	}
+}
+
+// Reason is the text for permissionDecisionReason for one hit:
+// "sentinel[RULE-ID]: <reason>. Safer: <alternative>. Register entry #<seq>."
+// seq 0 means the decision could not be registered.
+func Reason(h Hit, seq int64) string {
+	return reasonText(h, nil, seq, "")
+}
+
+// DecisionReason is Reason for a whole decision: it names the strictest
+// hit and lists the others' ids.
+func DecisionReason(d Decision, seq int64) string {
+	if len(d.Hits) == 0 {
+		return ""
+	}
+	var more []string
+	for _, h := range d.Hits[1:] {
+		more = append(more, h.RuleID)
+	}
+	return reasonText(d.Hits[0], more, seq, d.Note)
+}
+
+const maxReason = 1000
+
+func reasonText(h Hit, more []string, seq int64, note string) string {
+	var b strings.Builder
+	b.WriteString(Marker + h.RuleID + "]: ")
+	b.WriteString(strings.TrimSuffix(h.Reason, "."))
+	b.WriteString(". Safer: ")
+	b.WriteString(strings.TrimSuffix(h.Alternative, "."))
+	b.WriteString(".")
+	if len(more) > 0 {
+		b.WriteString(fmt.Sprintf(" (+%d more: %s)", len(more), strings.Join(more, ", ")))
+	}
+	if note != "" {
+		b.WriteString(" (" + note + ")")
+	}
+	tail := " Not registered: see stderr."
+	if seq > 0 {
+		tail = fmt.Sprintf(" Register entry #%d.", seq)
+	}
+	s := b.String()
+	if len(s)+len(tail) > maxReason {
+		s = truncUTF8(s, maxReason-len(tail)-3) + "..."
+	}
+	return s + tail
+}
+
+func truncUTF8(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && (s[n]&0xC0) == 0x80 {
+		n--
+	}
+	return s[:n]
+}

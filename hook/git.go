@@ -1,0 +1,196 @@
+package hook
+
+import (
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/parse"
+)
+
+// gitGlobal splits git's global options from the subcommand. It returns
+// the subcommand, its arguments and the -c key=value settings.
+func gitGlobal(args []string) (sub string, rest []string, cfg []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" ||
+			a == "--exec-path" || a == "--super-prefix" || a == "--config-env" || a == "--list-cmds":
+			i++
+		case a == "-c":
+			if i+1 < len(args) {
+				cfg = append(cfg, args[i+1])
+			}
+			i++
+		case strings.HasPrefix(a, "-c") && len(a) > 2:
+			cfg = append(cfg, a[2:])
+		case strings.HasPrefix(a, "-"):
+			// --git-dir=x, --no-pager, -p, --bare, ...
+			if strings.HasPrefix(a, "--config-env=") {
+				cfg = append(cfg, strings.TrimPrefix(a, "--config-env="))
+			}
+		default:
+			return a, args[i+1:], cfg
+		}
+	}
+	return "", nil, cfg
+}
+
+func isHooksPathKey(k string) bool {
+	k, _, _ = strings.Cut(k, "=")
+	return strings.EqualFold(k, "core.hooksPath")
+}
+
+// git judges one git invocation.
+func (j *judge) git(e *parse.Exec, args []string, detail string) {
+	sub, rest, cfg := gitGlobal(args)
+	for _, c := range cfg {
+		if isHooksPathKey(c) {
+			j.add(RuleGitHooksPath, detail)
+		}
+	}
+	for _, a := range e.Assigns {
+		if (a.Name == "HUSKY" && a.Value.Value == "0") || a.Name == "HUSKY_SKIP_HOOKS" {
+			if sub == "commit" || sub == "push" || sub == "merge" {
+				j.add(RuleGitNoVerify, detail)
+			}
+		}
+	}
+	switch sub {
+	case "reset":
+		o := parseOpts(rest, "")
+		if o.has(0, "hard") {
+			j.add(RuleGitResetHard, detail)
+		}
+	case "stash":
+		if len(rest) > 0 && (rest[0] == "drop" || rest[0] == "clear") {
+			j.add(RuleGitStashDrop, detail)
+		}
+	case "clean":
+		o := parseOpts(rest, "e", "exclude")
+		if o.has('f', "force") && !o.has('n', "dry-run") && !o.has('i', "interactive") {
+			j.add(RuleGitCleanForce, detail)
+		}
+	case "checkout":
+		o := parseOpts(rest, "bB", "conflict", "pathspec-from-file")
+		if o.has('f', "force") || len(o.posAfterDash) > 0 || o.has(0, "pathspec-from-file") {
+			j.add(RuleGitCheckoutDiscard, detail)
+			return
+		}
+		if o.has('p', "patch") {
+			return
+		}
+		for _, p := range o.pos {
+			if isPathspecAll(p) {
+				j.add(RuleGitCheckoutDiscard, detail)
+				return
+			}
+		}
+	case "restore":
+		o := parseOpts(rest, "s", "source", "pathspec-from-file")
+		staged := o.has('S', "staged")
+		worktree := o.has('W', "worktree")
+		if (!staged || worktree) && !o.has('p', "patch") && (len(o.pos) > 0 || o.has(0, "pathspec-from-file")) {
+			j.add(RuleGitRestore, detail)
+		}
+	case "switch":
+		o := parseOpts(rest, "cC", "create", "force-create")
+		if o.has('f', "force", "discard-changes") {
+			j.add(RuleGitSwitchDiscard, detail)
+		}
+	case "push":
+		j.gitPush(rest, detail)
+	case "branch":
+		o := parseOpts(rest, "")
+		if o.short['D'] || (o.has('d', "delete") && o.has('f', "force")) {
+			j.add(RuleGitBranchForceDel, detail)
+		}
+	case "reflog":
+		if len(rest) > 0 && (rest[0] == "expire" || rest[0] == "delete") {
+			j.add(RuleGitReflogExpire, detail)
+		}
+	case "gc":
+		o := parseOpts(rest, "")
+		if v, ok := o.long["prune"]; ok && (v == "now" || v == "all") {
+			j.add(RuleGitReflogExpire, detail)
+		}
+	case "prune":
+		o := parseOpts(rest, "")
+		if !o.has('n', "dry-run") {
+			j.add(RuleGitReflogExpire, detail)
+		}
+	case "filter-branch", "filter-repo":
+		j.add(RuleGitFilterBranch, detail)
+	case "update-ref":
+		o := parseOpts(rest, "m")
+		if o.has('d') {
+			j.add(RuleGitUpdateRefDelete, detail)
+		}
+	case "worktree":
+		if len(rest) > 0 && rest[0] == "remove" {
+			o := parseOpts(rest[1:], "")
+			if o.has('f', "force") {
+				j.add(RuleGitWorktreeRemove, detail)
+			}
+		}
+	case "read-tree":
+		o := parseOpts(rest, "")
+		if o.has(0, "reset") {
+			j.add(RuleGitReadTreeReset, detail)
+		}
+	case "config":
+		j.gitConfig(rest, detail)
+	}
+	switch sub {
+	case "commit", "push", "merge", "am", "rebase", "cherry-pick", "revert", "pull":
+		o := parseOpts(rest, "mFCcSuX", "message", "file", "author", "date", "cleanup", "template")
+		if o.has(0, "no-verify") || (sub == "commit" && o.short['n']) {
+			j.add(RuleGitNoVerify, detail)
+		}
+	}
+}
+
+// isPathspecAll matches pathspecs that name a whole tree: ".", "./", ":/",
+// "*", "dir/." and magic pathspecs.
+func isPathspecAll(p string) bool {
+	return p == "." || p == "./" || p == ":/" || p == ":" || p == "*" || p == ".." ||
+		strings.HasSuffix(p, "/.") || strings.HasPrefix(p, ":(")
+}
+
+func (j *judge) gitPush(rest []string, detail string) {
+	o := parseOpts(rest, "o", "push-option", "repo", "receive-pack", "exec")
+	if o.has('f', "force", "mirror", "delete", "prune") || o.short['d'] {
+		j.add(RuleGitPushForce, detail)
+		return
+	}
+	// operands: remote then refspecs
+	for i, p := range o.pos {
+		if i == 0 {
+			continue
+		}
+		if strings.HasPrefix(p, "+") || strings.HasPrefix(p, ":") {
+			j.add(RuleGitPushForce, detail)
+			return
+		}
+	}
+}
+
+func (j *judge) gitConfig(rest []string, detail string) {
+	o := parseOpts(rest, "f", "file", "blob", "type", "default", "comment", "value")
+	if o.has('l', "list", "get", "get-all", "get-regexp", "get-urlmatch", "show-origin") {
+		return
+	}
+	pos := o.pos
+	if len(pos) > 0 && (pos[0] == "set" || pos[0] == "unset") {
+		// git 2.46+: git config set KEY VALUE / unset KEY
+		if len(pos) > 1 && isHooksPathKey(pos[1]) {
+			j.add(RuleGitHooksPath, detail)
+		}
+		return
+	}
+	if len(pos) == 0 || !isHooksPathKey(pos[0]) {
+		return
+	}
+	// plain "git config core.hooksPath" reads; a value or --unset writes.
+	if len(pos) > 1 || o.has(0, "unset", "unset-all", "add", "replace-all") {
+		j.add(RuleGitHooksPath, detail)
+	}
+}

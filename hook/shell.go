@@ -1,0 +1,846 @@
+package hook
+
+import (
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/parse"
+)
+
+const maxDetail = 200
+
+// describe is the short text of an execution used in hit details.
+func describe(e *parse.Exec) string {
+	var b strings.Builder
+	for i, w := range e.Argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.Value)
+		if b.Len() > maxDetail {
+			break
+		}
+	}
+	s := truncUTF8(b.String(), maxDetail)
+	if e.Origin.Kind != "" && e.Origin.Kind != parse.OriginTop && e.Origin.Via != "" {
+		s += " (via " + e.Origin.Via + ")"
+	}
+	return s
+}
+
+func wordValues(ws []parse.Word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Value
+	}
+	return out
+}
+
+// privWrappers run the command as another (root) user.
+var privWrappers = map[string]bool{"sudo": true, "doas": true, "pkexec": true, "run0": true, "su": true, "sg": true}
+
+// exec judges execution i of all (the whole list is there for pipelines).
+func (j *judge) exec(all []parse.Exec, i int) {
+	e := &all[i]
+	detail := describe(e)
+	if e.Dynamic {
+		j.add(RuleDynamicCommand, detail)
+	}
+	if e.RunsCode != nil {
+		j.runsCode(e, detail)
+	}
+	for _, w := range e.Wrappers {
+		name, _, _ := strings.Cut(w, " ")
+		if privWrappers[name] {
+			j.add(RuleSudo, detail)
+			break
+		}
+	}
+	j.redirects(e, detail)
+	if len(e.Argv) == 0 || e.Dynamic {
+		return
+	}
+	args := wordValues(e.Argv[1:])
+	j.command(all, i, e, args, detail)
+	j.reads(e, args, detail)
+	j.network(e, args, detail)
+	j.custom(e, detail)
+}
+
+func (j *judge) redirects(e *parse.Exec, detail string) {
+	for _, r := range e.Redirects {
+		t := r.Target
+		if !t.Static {
+			continue
+		}
+		if strings.HasPrefix(t.Value, "/dev/tcp/") || strings.HasPrefix(t.Value, "/dev/udp/") {
+			j.sendsTo(detail, "")
+			continue
+		}
+		p, ok := j.resolve(t.Value, e.Dir)
+		if !ok {
+			continue
+		}
+		switch r.Op {
+		case "<", "<<<":
+			j.readAbsShell(p, detail)
+		case ">>", "&>>":
+			j.writeAbs(p, kindAppend, detail)
+		case "<>":
+			j.writeAbs(p, kindEdit, detail)
+		case ">", ">|", "&>":
+			j.writeAbs(p, kindTruncate, detail)
+		}
+	}
+}
+
+// readAbsShell is a read by a shell command; /proc/*/environ dumps the env.
+func (j *judge) readAbsShell(p, detail string) {
+	if isProcEnviron(p) {
+		j.envDump(detail)
+		return
+	}
+	j.readAbs(p, detail)
+}
+
+func isProcEnviron(p string) bool {
+	return strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ")
+}
+
+func (j *judge) envDump(detail string) {
+	j.add(RuleEnvDump, detail)
+	if j.secretRead == "" {
+		j.secretRead = detail
+	}
+}
+
+// writesTo records writes of kind to the static operands given.
+func (j *judge) writesTo(e *parse.Exec, targets []string, kind writeKind, detail string) {
+	for _, t := range targets {
+		if p, ok := j.resolve(t, e.Dir); ok {
+			j.writeAbs(p, kind, detail)
+		}
+	}
+}
+
+// command dispatches on the command name.
+func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
+	name := e.Name
+	switch {
+	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "mkswap" || name == "wipefs" ||
+		name == "blkdiscard" || name == "sfdisk":
+		j.add(RuleMkfs, detail)
+		return
+	}
+	switch name {
+	case "git":
+		j.git(e, args, detail)
+	case "rm", "unlink":
+		j.rm(all, i, e, args, detail)
+	case "find":
+		j.find(e, args, detail)
+	case "shred", "srm", "wipe":
+		j.add(RuleShred, detail)
+		o := parseOpts(args, "nsx", "iterations", "size", "random-source")
+		j.writesTo(e, o.pos, kindDelete, detail)
+	case "dd":
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, "of="); ok {
+				if p, ok := j.resolve(v, e.Dir); ok {
+					j.writeAbs(p, kindTruncate, detail)
+				}
+			}
+		}
+	case "truncate":
+		o := parseOpts(args, "sr", "size", "reference")
+		j.writesTo(e, o.pos, kindTruncate, detail)
+	case "tee":
+		o := parseOpts(args, "")
+		k := kindTruncate
+		if o.has('a', "append") {
+			k = kindAppend
+		}
+		j.writesTo(e, o.pos, k, detail)
+	case "cp", "mv", "install", "ln", "rsync", "scp":
+		j.copyLike(e, args, detail)
+	case "sed", "perl", "ruby":
+		j.inPlace(e, args, detail)
+	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+		j.chmod(e, args, detail)
+	case "curl", "wget":
+		o := parseOpts(args, "oO", "output")
+		for _, k := range []string{"o", "O"} {
+			if v := o.values[k]; v != "" && v != "-" {
+				j.writesTo(e, []string{v}, kindTruncate, detail)
+			}
+		}
+		if v := o.long["output"]; v != "" && v != "-" {
+			j.writesTo(e, []string{v}, kindTruncate, detail)
+		}
+	case "parted":
+		if containsAny(args, "mklabel", "mktable", "rm") {
+			j.add(RuleMkfs, detail)
+		}
+	case "sgdisk":
+		o := parseOpts(args, "")
+		if o.has('Z', "zap-all") || o.has('o', "clear") {
+			j.add(RuleMkfs, detail)
+		}
+	case "diskutil":
+		if len(args) > 0 {
+			s := strings.ToLower(args[0])
+			if strings.HasPrefix(s, "erase") || s == "zerodisk" || s == "randomdisk" ||
+				s == "partitiondisk" || s == "secureerase" || s == "reformat" {
+				j.add(RuleMkfs, detail)
+			}
+		}
+	default:
+		j.system(all, i, e, args, detail)
+	}
+}
+
+// rm judges rm/unlink targets.
+func (j *judge) rm(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
+	o := parseOpts(args, "")
+	recursive := o.has('r', "recursive") || o.short['R'] || o.has('d', "dir")
+	forced := o.has('f', "force")
+	strong := recursive || forced
+	if e.Name == "unlink" {
+		strong = false
+	}
+	// operands with their static flag
+	words := e.Argv[1:]
+	var ops []parse.Word
+	seenDash := false
+	for _, w := range words {
+		if !seenDash && w.Static && w.Value == "--" {
+			seenDash = true
+			continue
+		}
+		if !seenDash && w.Static && strings.HasPrefix(w.Value, "-") && len(w.Value) > 1 {
+			continue
+		}
+		ops = append(ops, w)
+	}
+	if len(ops) == 0 && e.ExtraArgs && strong && !j.feedInside(all, i) {
+		j.add(RuleRmDynamic, detail)
+	}
+	for _, w := range ops {
+		j.rmTarget(e, w, recursive, strong, detail)
+	}
+}
+
+func (j *judge) rmTarget(e *parse.Exec, w parse.Word, recursive, strong bool, detail string) {
+	p, ok := j.staticPath(w, e.Dir)
+	if !ok {
+		if strong {
+			j.add(RuleRmDynamic, detail)
+		}
+		return
+	}
+	// oversight, credentials, protected paths first
+	before := len(j.hits)
+	j.writeAbs(p, kindDelete, detail)
+	tampered := false
+	for _, h := range j.hits[before:] {
+		if h.Verdict == Deny {
+			tampered = true
+		}
+	}
+	switch j.locate(p) {
+	case locSystem:
+		if strong {
+			j.add(RuleRmSystem, detail)
+		} else {
+			j.add(RuleRmFileOutside, detail)
+		}
+	case locHome:
+		if strong {
+			j.add(RuleRmHome, detail)
+		}
+	case locHomeDot:
+		if strong {
+			j.add(RuleRmHome, detail)
+		} else if !tampered {
+			j.add(RuleRmFileOutside, detail)
+		}
+	case locOutside:
+		if tampered {
+			return
+		}
+		if strong {
+			j.add(RuleRmOutside, detail)
+		} else {
+			j.add(RuleRmFileOutside, detail)
+		}
+	case locProjectRoot:
+		if recursive {
+			j.add(RuleRmProjectRoot, detail)
+		}
+	case locGitDir:
+		if strong {
+			j.add(RuleRmGitDir, detail)
+		}
+	}
+}
+
+// staticPath resolves a word to an absolute path when that can be known:
+// static words, and dynamic words whose static prefix already names a
+// directory inside the project or a temp dir ("build/$X", "$TMPDIR/x").
+func (j *judge) staticPath(w parse.Word, dir string) (string, bool) {
+	v := w.Value
+	if w.Static {
+		return j.resolve(v, dir)
+	}
+	for _, t := range []string{"$TMPDIR/", "${TMPDIR}/", "${TMPDIR:-/tmp}/"} {
+		if strings.HasPrefix(v, t) && len(v) > len(t) && !strings.Contains(v[len(t):], "..") {
+			return "/tmp/" + strings.Trim(v[len(t):], "/$"), true
+		}
+	}
+	k := strings.IndexAny(v, "$`")
+	if k <= 0 {
+		return "", false
+	}
+	prefix := v[:k]
+	slash := strings.LastIndexByte(prefix, '/')
+	if slash <= 0 || strings.Contains(v[k:], "..") {
+		return "", false
+	}
+	p, ok := j.resolve(prefix[:slash], dir)
+	if !ok || j.locate(p) != locInside {
+		return "", false
+	}
+	// the dynamic part stays below p: judge as p/<something>
+	return p + "/_", true
+}
+
+// feedInside reports whether the execution's input comes from a listing
+// (find, ls, git ls-files, fd) rooted inside the project.
+func (j *judge) feedInside(all []parse.Exec, i int) bool {
+	e := &all[i]
+	if e.Pipeline == 0 || e.Stage == 0 {
+		return false
+	}
+	for k := range all {
+		f := &all[k]
+		if f.Pipeline != e.Pipeline || f.Stage != e.Stage-1 {
+			continue
+		}
+		switch f.Name {
+		case "find", "fd", "ls", "git", "grep", "rg":
+		default:
+			return false
+		}
+		roots := findRoots(wordValues(f.Argv[1:]))
+		if f.Name != "find" {
+			roots = nil
+			for _, w := range f.Argv[1:] {
+				if w.Static && !strings.HasPrefix(w.Value, "-") && strings.Contains(w.Value, "/") {
+					roots = append(roots, w.Value)
+				}
+			}
+		}
+		for _, r := range roots {
+			p, ok := j.resolve(r, f.Dir)
+			if !ok {
+				return false
+			}
+			if l := j.locate(p); l != locInside && l != locProjectRoot {
+				return false
+			}
+		}
+		return f.Dir != "" || len(roots) > 0
+	}
+	return false
+}
+
+// findRoots are find's starting points ("." when none).
+func findRoots(args []string) []string {
+	var roots []string
+	for _, a := range args {
+		if a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O") || a == "-D" {
+			continue
+		}
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "\\(" {
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	return roots
+}
+
+var destructiveExec = map[string]bool{"rm": true, "shred": true, "unlink": true, "rmdir": true, "srm": true}
+
+func (j *judge) find(e *parse.Exec, args []string, detail string) {
+	destructive := false
+	for k, a := range args {
+		if a == "-delete" {
+			destructive = true
+		}
+		if (a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir") && k+1 < len(args) {
+			n := args[k+1]
+			if s := strings.LastIndexByte(n, '/'); s >= 0 {
+				n = n[s+1:]
+			}
+			if destructiveExec[n] {
+				destructive = true
+			}
+		}
+	}
+	if !destructive {
+		return
+	}
+	for _, r := range findRoots(args) {
+		p, ok := j.resolve(r, e.Dir)
+		if !ok {
+			j.add(RuleRmDynamic, detail)
+			continue
+		}
+		switch j.locate(p) {
+		case locSystem, locHome, locHomeDot, locOutside:
+			j.add(RuleFindDelete, detail)
+		}
+		j.writeAbs(p, kindDelete, detail)
+	}
+}
+
+// copyLike judges cp/mv/install/ln/rsync/scp: the destination is written,
+// mv's sources are removed.
+func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
+	var o opts
+	switch e.Name {
+	case "rsync":
+		o = parseOpts(args, "eBfT", "rsh", "exclude", "include", "filter", "rsync-path", "temp-dir", "backup-dir", "files-from", "exclude-from", "chmod", "chown")
+	case "scp":
+		o = parseOpts(args, "iFPlcoSJ")
+	case "install":
+		o = parseOpts(args, "mogtS", "target-directory", "mode", "owner", "group", "suffix")
+	default:
+		o = parseOpts(args, "tS", "target-directory", "suffix")
+	}
+	pos := o.pos
+	dest := ""
+	if v := o.values["t"]; v != "" {
+		dest = v
+	} else if v := o.long["target-directory"]; v != "" {
+		dest = v
+	} else if len(pos) >= 2 {
+		dest = pos[len(pos)-1]
+		pos = pos[:len(pos)-1]
+	}
+	if dest == "" || isRemote(dest) {
+		return
+	}
+	p, ok := j.resolve(dest, e.Dir)
+	if !ok {
+		return
+	}
+	if e.Name == "rsync" && o.longPrefix("delete") {
+		switch j.locate(p) {
+		case locHome, locHomeDot, locSystem:
+			j.add(RuleRsyncDeleteHome, detail)
+		}
+	}
+	j.writeAbs(p, kindTruncate, detail)
+	if e.Name == "mv" {
+		j.writesTo(e, pos, kindDelete, detail)
+	}
+}
+
+// isRemote matches scp/rsync remote operands (host:path, rsync://).
+func isRemote(s string) bool {
+	if strings.Contains(s, "://") {
+		return true
+	}
+	k := strings.IndexByte(s, ':')
+	return k > 0 && !strings.Contains(s[:k], "/")
+}
+
+// inPlace judges sed -i / perl -i / ruby -i file edits.
+func (j *judge) inPlace(e *parse.Exec, args []string, detail string) {
+	inplace := false
+	hasScriptOpt := false
+	var files []string
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case a == "-i" || strings.HasPrefix(a, "-i") || a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
+			(strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'i') && e.Name == "perl"):
+			inplace = true
+		case a == "-e" || a == "-f" || a == "--expression" || a == "--file":
+			hasScriptOpt = true
+			k++
+		case strings.HasPrefix(a, "-"):
+			if e.Name == "perl" && strings.HasSuffix(a, "e") {
+				hasScriptOpt = true
+				k++
+			}
+		default:
+			files = append(files, a)
+		}
+	}
+	if !inplace {
+		return
+	}
+	if !hasScriptOpt && len(files) > 0 {
+		files = files[1:] // the first operand is the script
+	}
+	j.writesTo(e, files, kindEdit, detail)
+}
+
+// chmod judges chmod/chown/... : setuid bits, recursion on system or home,
+// and changes to protected files.
+func (j *judge) chmod(e *parse.Exec, args []string, detail string) {
+	o := parseOpts(args, "", "reference")
+	pos := o.pos
+	if _, ref := o.long["reference"]; !ref && len(pos) > 0 && e.Name != "chattr" && e.Name != "setfacl" {
+		if e.Name == "chmod" && isSetuidMode(pos[0]) {
+			j.add(RuleSetuid, detail)
+		}
+		pos = pos[1:]
+	}
+	// chmod -x, +x style modes parse as short options; that is fine.
+	recursive := o.has('R', "recursive")
+	for _, t := range pos {
+		p, ok := j.resolve(t, e.Dir)
+		if !ok {
+			continue
+		}
+		if recursive {
+			switch j.locate(p) {
+			case locSystem, locHome:
+				j.add(RuleChmodRecursive, detail)
+			}
+		}
+		j.writeAbs(p, kindChmod, detail)
+	}
+	if e.Name == "chmod" {
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") && isSetuidMode(a) {
+				j.add(RuleSetuid, detail)
+			}
+		}
+	}
+}
+
+// isSetuidMode matches u+s, g+s, +s, 4755, 2755, 06755 ...
+func isSetuidMode(m string) bool {
+	if m == "" {
+		return false
+	}
+	if m[0] >= '0' && m[0] <= '7' {
+		digits := strings.TrimLeft(m, "0")
+		if len(digits) == 4 && strings.Trim(digits, "01234567") == "" {
+			d := digits[0]
+			return d == '2' || d == '4' || d == '6' || d == '3' || d == '5' || d == '7'
+		}
+		return false
+	}
+	for _, clause := range strings.Split(m, ",") {
+		if k := strings.IndexAny(clause, "+="); k >= 0 && strings.ContainsRune(clause[k:], 's') {
+			return true
+		}
+	}
+	return false
+}
+
+// nonReaders never print or send a file's content.
+var nonReaders = map[string]bool{
+	"ls": true, "stat": true, "test": true, "[": true, "[[": true, "file": true, "chmod": true,
+	"chown": true, "chgrp": true, "mkdir": true, "touch": true, "realpath": true, "readlink": true,
+	"dirname": true, "basename": true, "du": true, "echo": true, "printf": true, "cd": true,
+	"pushd": true, "ssh-add": true, "ssh-keygen": true, "rm": true, "unlink": true, "git": true,
+	"which": true, "type": true, "command": true, "man": true, "export": true, "ln": true,
+	"shred": true, "trash": true, "mv": true, "wc": true, "true": true, "false": true,
+	"sentinel": true, "ssh-copy-id": true, "find": true, "fd": true, "tree": true, "lsof": true,
+	"chattr": true, "setfacl": true, "getfacl": true, "code": true,
+}
+
+// keyOptions are options whose value is a key file used, not read out.
+var keyOptions = map[string]string{"ssh": "iF", "scp": "iF", "sftp": "iF", "rsync": "", "ssh-keyscan": "", "git": ""}
+
+// reads looks for secret files among the operands of commands that read.
+func (j *judge) reads(e *parse.Exec, args []string, detail string) {
+	name := e.Name
+	switch name {
+	case "env":
+		if onlyOptions(args) {
+			j.envDump(detail)
+		}
+		return
+	case "printenv":
+		o := parseOpts(args, "")
+		if len(o.pos) == 0 {
+			j.envDump(detail)
+		}
+		for _, v := range o.pos {
+			if secretName(v) {
+				j.add(RuleSecretRead, detail)
+				if j.secretRead == "" {
+					j.secretRead = detail
+				}
+			}
+		}
+		return
+	case "set", "export", "declare", "typeset":
+		if len(args) == 0 || (len(args) == 1 && (args[0] == "-p" || args[0] == "-x" || args[0] == "-px")) {
+			j.envDump(detail)
+		}
+		return
+	case "security":
+		if len(args) > 0 && (strings.HasPrefix(args[0], "find-") || args[0] == "dump-keychain" || args[0] == "export") {
+			j.secretReadHit(detail)
+		}
+		return
+	case "gpg", "gpg2":
+		for _, a := range args {
+			if strings.HasPrefix(a, "--export-secret") {
+				j.secretReadHit(detail)
+				return
+			}
+		}
+	}
+	if nonReaders[name] || e.Synthetic {
+		return
+	}
+	skip := keyOptions[name]
+	for k := 0; k < len(e.Argv)-1; k++ {
+		w := e.Argv[k+1]
+		a := w.Value
+		if skip != "" && len(a) == 2 && a[0] == '-' && strings.IndexByte(skip, a[1]) >= 0 {
+			k++
+			continue
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.IndexByte(skip, a[1]) >= 0 && skip != "" {
+			continue
+		}
+		for _, c := range pathCandidates(a) {
+			p, ok := j.resolve(c, e.Dir)
+			if !ok {
+				continue
+			}
+			if isProcEnviron(p) {
+				j.envDump(detail)
+				break
+			}
+			if j.readAbs(p, detail) {
+				break
+			}
+		}
+	}
+}
+
+func (j *judge) secretReadHit(detail string) {
+	j.add(RuleSecretRead, detail)
+	if j.secretRead == "" {
+		j.secretRead = detail
+	}
+}
+
+// pathCandidates are the paths an argument may name: itself, the part after
+// "=" (if=, --file=), after "@" (curl -d @file) or "<" (curl -F x=<file).
+func pathCandidates(a string) []string {
+	out := []string{a}
+	if k := strings.LastIndexByte(a, '='); k >= 0 && k+1 < len(a) {
+		out = append(out, a[k+1:])
+	}
+	for _, c := range append([]string(nil), out...) {
+		if strings.HasPrefix(c, "@") || strings.HasPrefix(c, "<") {
+			out = append(out, c[1:])
+		}
+	}
+	return out
+}
+
+func onlyOptions(args []string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+// secretName matches variable names that hold credentials.
+func secretName(n string) bool {
+	u := strings.ToUpper(n)
+	for _, part := range strings.FieldsFunc(u, func(r rune) bool { return r == '_' || r == '-' }) {
+		switch part {
+		case "TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "PASS", "APIKEY", "CREDENTIALS", "CREDENTIAL", "PAT", "PRIVATE":
+			return true
+		}
+	}
+	return strings.HasSuffix(u, "TOKEN") || strings.HasSuffix(u, "SECRET") || strings.HasSuffix(u, "APIKEY") || strings.HasSuffix(u, "PASSWORD")
+}
+
+// secretVarRef finds $NAME / ${NAME...} with a secret-like name in s.
+func secretVarRef(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' {
+			continue
+		}
+		k := i + 1
+		if k < len(s) && s[k] == '{' {
+			k++
+		}
+		st := k
+		for k < len(s) && (s[k] == '_' || s[k] >= 'A' && s[k] <= 'Z' || s[k] >= 'a' && s[k] <= 'z' || s[k] >= '0' && s[k] <= '9') {
+			k++
+		}
+		if k > st && secretName(s[st:k]) {
+			return s[st:k]
+		}
+	}
+	return ""
+}
+
+var netCommands = map[string]bool{
+	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "scp": true,
+	"sftp": true, "ssh": true, "rsync": true, "ftp": true, "tftp": true, "telnet": true, "http": true,
+	"https": true, "xh": true, "aria2c": true, "lftp": true, "smbclient": true, "mail": true,
+	"sendmail": true, "mutt": true,
+}
+
+// hostFirst: the first operand of these is the host.
+var hostFirst = map[string]string{"ssh": "bcDEeFIiJLlmOopQRSWw", "nc": "psiwqWX", "ncat": "psiwqWX", "netcat": "psiwqWX", "telnet": "bl", "ftp": "", "sftp": "iFPloS", "lftp": "up", "smbclient": ""}
+
+// network records a network send (for the exfiltration combination) unless
+// every host it names is allowed.
+func (j *judge) network(e *parse.Exec, args []string, detail string) {
+	if !netCommands[e.Name] {
+		return
+	}
+	var hosts []string
+	if sv, ok := hostFirst[e.Name]; ok {
+		o := parseOpts(args, sv)
+		if len(o.pos) > 0 {
+			hosts = append(hosts, hostOf(o.pos[0]))
+		}
+	} else {
+		remote := false
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if strings.Contains(a, "://") || (e.Name != "curl" && e.Name != "wget" && isRemote(a)) {
+				hosts = append(hosts, hostOf(a))
+				remote = true
+			} else if (e.Name == "curl" || e.Name == "wget" || e.Name == "http" || e.Name == "https" || e.Name == "xh") && looksLikeHost(a) {
+				hosts = append(hosts, hostOf(a))
+				remote = true
+			}
+		}
+		if (e.Name == "rsync" || e.Name == "scp") && !remote {
+			return // local copy
+		}
+	}
+	allowed := len(hosts) > 0
+	for _, h := range hosts {
+		if !j.cfg.hostAllowed(h) {
+			allowed = false
+		}
+	}
+	if allowed {
+		return
+	}
+	j.sendsTo(detail, "")
+	for _, w := range e.Argv[1:] {
+		if n := secretVarRef(w.Value); n != "" && !w.Static {
+			if j.secretRead == "" {
+				j.secretRead = "secret variable $" + n
+			}
+		}
+	}
+}
+
+func looksLikeHost(a string) bool {
+	h := a
+	if k := strings.IndexAny(h, "/:"); k >= 0 {
+		h = h[:k]
+	}
+	return strings.Count(h, ".") >= 1 && !strings.HasPrefix(h, ".") && !strings.ContainsAny(h, "@=$ ") && !strings.HasPrefix(a, "/")
+}
+
+func (j *judge) sendsTo(detail, _ string) {
+	if j.networkSend == "" {
+		j.networkSend = detail
+	}
+}
+
+// runsCode judges code that is run but cannot be read.
+func (j *judge) runsCode(e *parse.Exec, detail string) {
+	src := e.RunsCode.Sources
+	switch {
+	case anyIn(src, downloaders):
+		j.add(RuleRemoteCodePipe, detail)
+	case anyIn(src, decoders):
+		j.add(RuleDecodeExec, detail)
+	case len(src) > 0 && allIn(src, envSetup):
+		// eval "$(ssh-agent -s)", eval "$(pyenv init -)": well-known setup
+	default:
+		j.add(RuleEvalDynamic, detail)
+	}
+}
+
+var downloaders = map[string]bool{
+	"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true, "xh": true,
+	"lwp-request": true, "GET": true, "nc": true, "ncat": true, "socat": true, "ssh": true, "scp": true,
+	"lftp": true, "ftp": true, "tftp": true, "httpie": true, "invoke-webrequest": true, "iwr": true,
+}
+
+var decoders = map[string]bool{
+	"base64": true, "base32": true, "basenc": true, "xxd": true, "openssl": true, "uudecode": true,
+	"gunzip": true, "gzip": true, "zcat": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true,
+	"rev": true, "tr": true, "gpg": true, "od": true,
+}
+
+var envSetup = map[string]bool{
+	"ssh-agent": true, "pyenv": true, "rbenv": true, "nodenv": true, "direnv": true, "brew": true,
+	"conda": true, "fnm": true, "zoxide": true, "starship": true, "opam": true, "dircolors": true,
+	"keychain": true, "gpg-agent": true, "jenv": true, "goenv": true, "mise": true, "rtx": true,
+	"asdf": true, "thefuck": true, "register-python-argcomplete": true, "luarocks": true,
+	"perl": false, "rustup": true, "nvm": true, "volta": true, "pipenv": true, "poetry": true,
+	"atuin": true, "mcfly": true, "oh-my-posh": true, "kubectl": true, "helm": true, "gh": true,
+}
+
+func anyIn(xs []string, set map[string]bool) bool {
+	for _, x := range xs {
+		if set[x] {
+			return true
+		}
+	}
+	return false
+}
+
+func allIn(xs []string, set map[string]bool) bool {
+	for _, x := range xs {
+		if !set[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// custom applies operator command-prefix rules.
+func (j *judge) custom(e *parse.Exec, detail string) {
+	if j.cfg == nil {
+		return
+	}
+	for _, r := range j.cfg.Custom {
+		if len(r.Prefix) == 0 || r.Prefix[0] != e.Name || len(e.Argv) < len(r.Prefix) {
+			continue
+		}
+		match := true
+		for k := 1; k < len(r.Prefix); k++ {
+			if e.Argv[k].Value != r.Prefix[k] {
+				match = false
+				break
+			}
+		}
+		if match {
+			j.hits = append(j.hits, hitFor(r, detail))
+		}
+	}
+}
