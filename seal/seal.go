@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"time"
+
+	"github.com/sentinel-guard/sentinel/register"
 )
 
 // EntrySource is the register as sealing and verification see it: its id
@@ -183,4 +185,16 @@ func SealArtifact(ctx context.Context, db *sql.DB, opts Options, kind, sha256hex
 		return rec, err
 	}
 	return rec, nil
+}
+
+// registerSource adapts a register to EntrySource.
+type registerSource struct{ reg *register.Register }
+
+// RegisterSource is the EntrySource of a local register.
+func RegisterSource(reg *register.Register) EntrySource { return registerSource{reg} }
+
+func (s registerSource) ID() string { return s.reg.ID() }
+
+func (s registerSource) EachHash(after uint64, fn func(uint64, string) error) error {
+	return s.reg.Each(int64(after)+1, func(e *register.Entry) error { return fn(uint64(e.Seq), e.Hash) })
 }

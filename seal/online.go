@@ -1,0 +1,97 @@
+package seal
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sigstore/rekor/pkg/generated/client/tlog"
+	"github.com/sigstore/rekor/pkg/util"
+	"github.com/sigstore/rekor/pkg/verify"
+)
+
+// UnreachableError says the live log could not be asked.
+type UnreachableError struct {
+	URL string
+	Err error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach Rekor at %s: %v", e.URL, e.Err)
+}
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// VerifyOnline asks the live log about each sealed record: the entry is
+// still there with the same body and verifies against the pinned key, and
+// the log's current tree (signed by the pinned key) is consistent with the
+// tree the stored inclusion proof was made against. url overrides each
+// record's own Rekor URL. A failed check is returned in the result's Error;
+// a log that cannot be reached as an *UnreachableError.
+func VerifyOnline(ctx context.Context, recs []*Record, key *RekorKey, url string) (*OnlineResult, error) {
+	res := &OnlineResult{URL: url}
+	for _, r := range recs {
+		if r.Status != StatusSealed {
+			continue
+		}
+		u := url
+		if u == "" {
+			u = r.RekorURL
+		}
+		res.URL = u
+		c, err := newClient(u)
+		if err != nil {
+			return nil, &UnreachableError{URL: u, Err: err}
+		}
+		stored, err := ParseLogEntry([]byte(r.RekorEntry))
+		if err != nil {
+			res.Error = fmt.Sprintf("seal %d: %v", r.ID, err)
+			return res, nil
+		}
+		_, live, err := fetchEntry(ctx, c, r.RekorUUID)
+		if err != nil {
+			return nil, &UnreachableError{URL: u, Err: fmt.Errorf("fetching seal %d's entry %s: %w", r.ID, r.RekorUUID, err)}
+		}
+		if live.Body != stored.Body || *live.LogIndex != *stored.LogIndex || *live.IntegratedTime != *stored.IntegratedTime {
+			res.Error = fmt.Sprintf("seal %d: the live log's entry %s differs from the stored answer (body, log index or integrated time)", r.ID, r.RekorUUID)
+			return res, nil
+		}
+		if err := VerifyLogEntry(ctx, &live, key); err != nil {
+			res.Error = fmt.Sprintf("seal %d: live entry: %v", r.ID, err)
+			return res, nil
+		}
+		info, err := c.Tlog.GetLogInfo(tlog.NewGetLogInfoParamsWithContext(ctx))
+		if err != nil {
+			return nil, &UnreachableError{URL: u, Err: fmt.Errorf("fetching the log's tree head: %w", err)}
+		}
+		var sth util.SignedCheckpoint
+		if info.Payload.SignedTreeHead == nil || sth.UnmarshalText([]byte(*info.Payload.SignedTreeHead)) != nil {
+			res.Error = "the live log's signed tree head cannot be read"
+			return res, nil
+		}
+		if !sth.Verify(key.verifier) {
+			res.Error = "the live log's signed tree head does not verify against the pinned key"
+			return res, nil
+		}
+		res.TreeSize = int64(sth.Size)
+		ip := stored.Verification.InclusionProof
+		if ip != nil && ip.Checkpoint != nil {
+			var old util.SignedCheckpoint
+			if err := old.UnmarshalText([]byte(*ip.Checkpoint)); err != nil {
+				res.Error = fmt.Sprintf("seal %d: stored checkpoint: %v", r.ID, err)
+				return res, nil
+			}
+			// Another origin is another tree (a newer shard): no proof between them.
+			if old.Origin == sth.Origin {
+				treeID := ""
+				if info.Payload.TreeID != nil {
+					treeID = *info.Payload.TreeID
+				}
+				if err := verify.ProveConsistency(ctx, c, &old, &sth, treeID); err != nil {
+					res.Error = fmt.Sprintf("seal %d: the live log is not consistent with the tree the seal was proven in (size %d): %v", r.ID, old.Size, err)
+					return res, nil
+				}
+			}
+		}
+		res.Checked++
+	}
+	return res, nil
+}

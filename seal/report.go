@@ -1,0 +1,240 @@
+package seal
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/register"
+)
+
+// Finding is a non-fatal observation: it is reported, it does not make
+// verification fail (the chain and seals decide that). Other checks (such
+// as breach findings) append their own kinds.
+type Finding struct {
+	Kind    string `json:"kind"`
+	Seq     int64  `json:"seq,omitempty"`
+	Message string `json:"message"`
+}
+
+// Report is the result of verifying a register or a bundle. Its JSON form
+// is what `sentinel verify --json` prints (see docs/sealing.md).
+type Report struct {
+	Source     string `json:"source"` // "register" or "bundle"
+	Path       string `json:"path"`
+	RegisterID string `json:"register_id"`
+	// OperatorKey is the fingerprint of the operator key seals were checked
+	// against; RekorLogID the pinned Rekor key's log id.
+	OperatorKey string `json:"operator_key,omitempty"`
+	RekorLogID  string `json:"rekor_log_id"`
+
+	Entries      int64             `json:"entries"`       // entries read
+	ChainOK      bool              `json:"chain_ok"`      // the hash chain holds
+	ChainHead    string            `json:"chain_head"`    // hash of the last good entry
+	ChainProblem *register.Problem `json:"chain_problem"` // the first place it does not
+	Disclosed    *int64            `json:"disclosed,omitempty"`
+
+	Seals    []SealResult `json:"seals"`
+	Pending  int          `json:"pending"`  // seals signed but not in Rekor yet
+	Sealed   uint64       `json:"sealed"`   // entries 1..Sealed are covered by verified seals
+	Unsealed uint64       `json:"unsealed"` // entries after that: present, not sealed
+
+	Online   *OnlineResult `json:"online,omitempty"`
+	Findings []Finding     `json:"findings"`
+
+	OK      bool   `json:"ok"`
+	Failure string `json:"failure,omitempty"` // the first failure, precise
+}
+
+// OnlineResult is what --online found in the live log.
+type OnlineResult struct {
+	URL      string `json:"url"`
+	TreeSize int64  `json:"tree_size"`
+	Checked  int    `json:"checked"` // seals fetched and proven consistent
+	Error    string `json:"error,omitempty"`
+}
+
+// VerifyOptions are the pins a verification trusts.
+type VerifyOptions struct {
+	Operator *ecdsa.PublicKey // the operator key; nil: fails when there are seals
+	Rekor    *RekorKey        // the pinned Rekor key
+}
+
+// EntryStream yields entries in order; io.EOF (or a nil entry) at the end.
+type EntryStream func() (*register.Entry, error)
+
+// VerifyStream verifies a chain and its seals in one pass over the entries:
+// the hash chain (register.VerifyChain), then each seal against the root and
+// head recomputed from the same entries. recs are the register's seals in
+// order. The caller fills Source, Path and any extra checks.
+func VerifyStream(ctx context.Context, registerID string, next EntryStream, recs []*Record, o VerifyOptions) *Report {
+	rep := &Report{RegisterID: registerID, Findings: []Finding{}, Seals: []SealResult{}}
+	if o.Rekor != nil {
+		rep.RekorLogID = o.Rekor.LogID
+	}
+	op := o.Operator
+	if op != nil {
+		rep.OperatorKey = Fingerprint(op)
+	}
+	var sc *SealChecker
+	if len(recs) > 0 && op != nil {
+		sc = NewSealChecker(ctx, registerID, recs, op, o.Rekor)
+	}
+	var feedErr error
+	chain := register.VerifyChain(func() (*register.Entry, error) {
+		e, err := next()
+		if err != nil || e == nil {
+			return e, err
+		}
+		rep.Entries++
+		if sc != nil && feedErr == nil {
+			// A broken sequence is the chain's finding; stop feeding.
+			feedErr = sc.Add(uint64(e.Seq), e.Hash)
+		}
+		return e, nil
+	})
+	rep.ChainOK, rep.ChainHead, rep.ChainProblem = chain.OK(), chain.Head, chain.Problem
+	if chain.OK() {
+		rep.Entries = chain.Entries
+	}
+	total := uint64(chain.Entries)
+	if sc != nil {
+		if chain.OK() {
+			sc.Finish()
+		}
+		rep.Seals = sc.Results
+		rep.Sealed = sc.SealedThrough()
+	} else {
+		for _, r := range recs {
+			rep.Seals = append(rep.Seals, SealResult{ID: r.ID, Size: r.Size, Status: r.Status, RekorUUID: r.RekorUUID,
+				Error: "not checked: no operator public key"})
+		}
+	}
+	for _, r := range recs {
+		if r.Status == StatusPending {
+			rep.Pending++
+		}
+	}
+	if rep.Sealed <= total {
+		rep.Unsealed = total - rep.Sealed
+	}
+	switch {
+	case !chain.OK():
+		rep.Failure = chain.Problem.Msg
+	case sc == nil && len(recs) > 0:
+		rep.Failure = "cannot check the seals without the operator's public key"
+	case sc != nil && sc.FirstError() != "":
+		rep.Failure = sc.FirstError()
+	}
+	rep.OK = rep.Failure == ""
+	return rep
+}
+
+// WriteText prints the report for a person: each check, then the verdict.
+func (rep *Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "%s %s (register %s)\n", rep.Source, rep.Path, rep.RegisterID)
+	if rep.ChainOK {
+		fmt.Fprintf(w, "chain: %d entries, chain intact\n", rep.Entries)
+	} else {
+		fmt.Fprintf(w, "chain: BROKEN: %s\n", rep.ChainProblem.Msg)
+	}
+	if rep.Disclosed != nil {
+		fmt.Fprintf(w, "disclosed: %d of %d entries with input (commitments checked); the rest as commitments only\n", *rep.Disclosed, rep.Entries)
+	}
+	var from uint64 = 1
+	for _, s := range rep.Seals {
+		where := ""
+		if s.LogIndex != nil {
+			where = fmt.Sprintf(", Rekor log index %d", *s.LogIndex)
+		}
+		state := "verified"
+		switch {
+		case s.Error != "":
+			state = "FAILED: " + s.Error
+		case s.Status == StatusPending:
+			state = "PENDING: signed, not yet in Rekor (run sentinel seal)"
+		case !s.Verified:
+			state = "not checked (the chain is broken before it)"
+		}
+		fmt.Fprintf(w, "seal %d: entries %d..%d%s: %s\n", s.ID, from, s.Size, where, state)
+		from = s.Size + 1
+	}
+	if o := rep.Online; o != nil {
+		if o.Error != "" {
+			fmt.Fprintf(w, "online: %s: %s\n", o.URL, o.Error)
+		} else {
+			fmt.Fprintf(w, "online: %s: %d seals found in the live log, consistent with its tree of %d entries\n", o.URL, o.Checked, o.TreeSize)
+		}
+	}
+	for _, f := range rep.Findings {
+		fmt.Fprintf(w, "finding (%s): %s\n", f.Kind, f.Message)
+	}
+	total := rep.Sealed + rep.Unsealed
+	switch {
+	case len(rep.Seals) == 0 && rep.ChainOK:
+		fmt.Fprintf(w, "%d entries, chain intact; all %d unsealed\n", rep.Entries, rep.Unsealed)
+	case rep.Unsealed > 0:
+		fmt.Fprintf(w, "sealed: entries 1..%d of %d; unsealed: %d (entries %d..%d, not verified by any seal)\n",
+			rep.Sealed, total, rep.Unsealed, rep.Sealed+1, total)
+	default:
+		fmt.Fprintf(w, "sealed: all %d entries\n", rep.Sealed)
+	}
+	if rep.OK {
+		fmt.Fprintln(w, "OK")
+	} else {
+		fmt.Fprintf(w, "FAILED: %s\n", strings.TrimSpace(rep.Failure))
+	}
+}
+
+// VerifyRegister verifies a local register and its seals in one streaming
+// pass (constant memory).
+func VerifyRegister(ctx context.Context, reg *register.Register, o VerifyOptions) (*Report, error) {
+	recs, err := Records(reg.DB(), SubjectRegister)
+	if err != nil {
+		return nil, fmt.Errorf("reading seals: %w", err)
+	}
+	next, stop := iter.Pull2(func(yield func(*register.Entry, error) bool) {
+		stopped := errors.New("stopped")
+		err := reg.Each(1, func(e *register.Entry) error {
+			if !yield(e, nil) {
+				return stopped
+			}
+			return nil
+		})
+		if err != nil && err != stopped {
+			yield(nil, err)
+		}
+	})
+	defer stop()
+	rep := VerifyStream(ctx, reg.ID(), func() (*register.Entry, error) {
+		e, err, ok := next()
+		if !ok {
+			return nil, io.EOF
+		}
+		return e, err
+	}, recs, o)
+	rep.Source, rep.Path = "register", reg.Path()
+	if rep.ChainOK {
+		// A deleted tail leaves a valid shorter chain; SQLite's
+		// AUTOINCREMENT counter still remembers the highest seq written
+		// (the same check as register.Verify).
+		var written sql.NullInt64
+		err := reg.DB().QueryRow(`SELECT seq FROM sqlite_sequence WHERE name = 'entries'`).Scan(&written)
+		if err == nil && written.Int64 > rep.Entries {
+			rep.ChainOK = false
+			rep.ChainProblem = &register.Problem{Seq: rep.Entries + 1, Kind: register.ProblemSequence,
+				Msg: fmt.Sprintf("the register ends at entry %d but entry %d was written: entries %d..%d are missing (truncated)",
+					rep.Entries, written.Int64, rep.Entries+1, written.Int64)}
+			if rep.OK || !strings.HasPrefix(rep.Failure, "seal ") {
+				rep.Failure = rep.ChainProblem.Msg
+			}
+			rep.OK = false
+		}
+	}
+	return rep, nil
+}
