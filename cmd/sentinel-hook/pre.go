@@ -1,0 +1,403 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/internal/version"
+	"github.com/sentinel-guard/sentinel/register"
+)
+
+// maxPayload bounds what is read from stdin. A larger payload is not judged
+// (it is an error decision): reading without a bound would let a hostile
+// input exhaust memory before any rule runs.
+const maxPayload = 8 << 20
+
+// errorRule is the rule id of a call that could not be judged or whose
+// decision could not be registered.
+const errorRule = hook.RuleUnjudged
+
+// busyTimeout is how long an append waits for another writer before the
+// decision goes to the journal: well under the hook's timeout in Claude
+// Code (10 s by default), after which the call would proceed unjudged.
+const busyTimeout = 4 * time.Second
+
+// maxReason keeps the reason under Claude Code's 10,000-character cap.
+const maxReason = 9000
+
+// output is the one JSON object written for ask and deny.
+type output struct {
+	HookSpecificOutput hookOutput `json:"hookSpecificOutput"`
+}
+
+type hookOutput struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason"`
+}
+
+// result is one call's outcome as it moves from judging to recording to
+// answering.
+type result struct {
+	verdict    hook.Verdict
+	hit        hook.Hit // explains the verdict; zero for a plain allow
+	unattended bool
+	failures   []string // what went wrong; non-empty makes it an error entry
+	entry      register.Entry
+	seq        int64 // the register entry, 0 when not in the register
+	journaled  bool  // in the fallback journal instead
+}
+
+func (r *result) fail(format string, args ...any) {
+	r.failures = append(r.failures, fmt.Sprintf(format, args...))
+}
+
+// errorVerdict is the verdict of a call that cannot be judged or
+// registered: a human must look when one is there, else it is blocked.
+func errorVerdict(unattended bool) hook.Verdict {
+	if unattended {
+		return hook.Deny
+	}
+	return hook.Ask
+}
+
+// runPre handles one PreToolUse call. It never panics out and always
+// writes a decision unless the verdict is a plain allow.
+func runPre(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) {
+	r := &result{unattended: getenv("SENTINEL_UNATTENDED") == "1"}
+	answered := false
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "sentinel-hook: internal error: %v\n", v)
+			if answered {
+				return
+			}
+			r.fail("internal error: %v", v)
+			r.verdict = max(r.verdict, errorVerdict(r.unattended))
+			r.hit = errorHit(r.failures)
+			r.seq = 0
+			journalAfterPanic(r, stderr)
+			respond(stdout, r)
+		}
+	}()
+	judge(r, stdin, getenv)
+	record(r, stderr)
+	for _, f := range r.failures {
+		fmt.Fprintln(stderr, "sentinel-hook:", f)
+	}
+	answered = true
+	respond(stdout, r)
+}
+
+// judge reads the payload and decides; every problem is noted in
+// r.failures and makes the verdict at least the error verdict.
+func judge(r *result, stdin io.Reader, getenv func(string) string) {
+	var call hook.Call
+	data, err := readPayload(stdin)
+	if err == nil {
+		err = decodeCall(data, &call)
+	}
+	if err != nil {
+		r.fail("%v", err)
+	}
+	r.entry = register.Entry{
+		Kind:           register.KindDecision,
+		SessionID:      call.SessionID,
+		ToolUseID:      call.ToolUseID,
+		Cwd:            call.Cwd,
+		Tool:           call.ToolName,
+		PermissionMode: call.PermissionMode,
+		Version:        version.Version,
+		Rules:          []string{},
+	}
+	if call.PermissionMode == "bypassPermissions" || call.PermissionMode == "dontAsk" {
+		r.unattended = true
+	}
+	if err == nil {
+		decideCall(r, &call, getenv)
+	}
+	if len(r.failures) > 0 {
+		r.verdict = max(r.verdict, errorVerdict(r.unattended))
+		if r.hit.Verdict != r.verdict || r.hit.RuleID == "" {
+			r.hit = errorHit(r.failures)
+		}
+		r.entry.Kind = register.KindError
+		r.entry.Rules = append(r.entry.Rules, errorRule)
+	}
+	r.entry.Decision = r.verdict.String()
+	r.entry.Attended = !r.unattended
+	if r.entry.Reason == "" || len(r.failures) > 0 {
+		r.entry.Reason = entryReason(r)
+	}
+}
+
+// decideCall runs the catalog over a well-formed call.
+func decideCall(r *result, call *hook.Call, getenv func(string) string) {
+	projectDir := getenv("CLAUDE_PROJECT_DIR")
+	if projectDir == "" {
+		projectDir = call.Cwd
+	}
+	env := hook.Env{
+		Home:       paths.Home(),
+		ProjectDir: projectDir,
+		Unattended: r.unattended,
+		Protected:  protectedPaths(),
+	}
+	configDir, err := paths.ConfigDir()
+	if err != nil {
+		r.fail("configuration: %v", err)
+	} else if cfg, err := hook.LoadConfig(configDir, projectDir); err != nil {
+		// Judge with the shipped defaults, but the broken configuration
+		// makes the call an error decision: a human should know.
+		r.fail("configuration: %v", err)
+	} else {
+		env.Config = cfg
+	}
+	r.entry.CatalogVersion = hook.CatalogVersion
+	r.entry.CatalogHash = hook.CatalogHashFor(env.Config)
+
+	d := hook.Decide(*call, env)
+	r.verdict = d.Verdict
+	r.unattended = r.unattended || d.Unattended
+	r.entry.Rules = d.RuleIDs()
+	if r.entry.Rules == nil {
+		r.entry.Rules = []string{}
+	}
+	for _, h := range d.Hits {
+		if h.Verdict == d.Verdict {
+			r.hit = h
+			r.entry.Reason = h.Reason
+			break
+		}
+	}
+	if d.Error != "" {
+		r.fail("could not judge the call: %s", d.Error)
+	}
+	canon, err := hook.Canonical(call.ToolName, call.ToolInput)
+	if err != nil {
+		r.fail("canonical input: %v", err)
+		return
+	}
+	r.entry.Input = canon
+}
+
+// readPayload reads stdin up to maxPayload bytes.
+func readPayload(stdin io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(stdin, maxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the payload from stdin: %v", err)
+	}
+	if len(data) > maxPayload {
+		return nil, fmt.Errorf("payload on stdin is over the %d MiB limit; not judged", maxPayload>>20)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("empty payload on stdin: want one JSON object from Claude Code")
+	}
+	return data, nil
+}
+
+// decodeCall decodes the payload; unknown fields are ignored, the fields the
+// decision needs must be there with the right types.
+func decodeCall(data []byte, call *hook.Call) error {
+	if err := json.Unmarshal(data, call); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("payload is not valid JSON: %v (at byte %d)", err, se.Offset)
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("payload field %q is a JSON %s, want %s", te.Field, te.Value, te.Type)
+		}
+		return fmt.Errorf("payload is not a Claude Code hook payload: %v", err)
+	}
+	if call.ToolName == "" {
+		return errors.New("payload has no tool_name")
+	}
+	in := bytes.TrimSpace(call.ToolInput)
+	if len(in) == 0 || bytes.Equal(in, []byte("null")) {
+		return fmt.Errorf("payload has no tool_input for tool %s", call.ToolName)
+	}
+	if in[0] != '{' {
+		return fmt.Errorf("payload tool_input for tool %s is %s, want a JSON object", call.ToolName, jsonKind(in[0]))
+	}
+	return nil
+}
+
+func jsonKind(c byte) string {
+	switch {
+	case c == '"':
+		return "a string"
+	case c == '[':
+		return "an array"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}
+
+// protectedPaths are sentinel's own files the agent must not touch: the
+// register, the configuration and keys, and the binaries.
+func protectedPaths() []string {
+	var ps []string
+	if d, err := paths.StateDir(); err == nil {
+		ps = append(ps, d)
+	}
+	if d, err := paths.ConfigDir(); err == nil {
+		ps = append(ps, d)
+	}
+	if exe, err := os.Executable(); err == nil {
+		ps = append(ps, exe, filepath.Join(filepath.Dir(exe), "sentinel"))
+	}
+	return ps
+}
+
+// errorHit explains an error decision.
+func errorHit(failures []string) hook.Hit {
+	return hook.Hit{
+		RuleID:      errorRule,
+		Class:       "error",
+		Severity:    "high",
+		Reason:      "the guard could not judge or register this call (" + strings.Join(failures, "; ") + ").",
+		Alternative: "Check the call by hand; run `sentinel doctor` to find the cause.",
+	}
+}
+
+// entryReason is the reason kept in the register: one line, no entry number.
+func entryReason(r *result) string {
+	if len(r.failures) == 0 {
+		return r.hit.Reason
+	}
+	s := strings.Join(r.failures, "; ")
+	if r.hit.RuleID != "" && r.hit.RuleID != errorRule {
+		s = r.hit.Reason + " Also: " + s
+	}
+	return s
+}
+
+// record appends the entry, falling back to the journal. A decision that
+// can be neither appended nor journaled is never allowed silently: an
+// allow becomes the error verdict.
+func record(r *result, stderr io.Writer) {
+	err := appendEntry(&r.entry)
+	if err == nil {
+		r.seq = r.entry.Seq
+		return
+	}
+	fmt.Fprintf(stderr, "sentinel-hook: register: %v\n", err)
+	dir, derr := paths.StateDir()
+	if derr == nil {
+		derr = register.JournalWhy(dir, &r.entry, err)
+	}
+	if derr == nil {
+		r.journaled = true
+		fmt.Fprintf(stderr, "sentinel-hook: the decision is in the fallback journal in %s; it is merged into the register on the next append\n", dir)
+		return
+	}
+	fmt.Fprintf(stderr, "sentinel-hook: journal: %v\n", derr)
+	fmt.Fprintln(stderr, "sentinel-hook: this decision could not be registered")
+	r.fail("not registered: %v", err)
+	if r.verdict < errorVerdict(r.unattended) {
+		r.verdict = errorVerdict(r.unattended)
+		r.hit = errorHit(r.failures)
+	}
+}
+
+// appendEntry opens the register, appends and closes it.
+func appendEntry(e *register.Entry) error {
+	path, err := paths.RegisterPath()
+	if err != nil {
+		return err
+	}
+	reg, err := register.OpenWith(path, register.Options{BusyTimeout: busyTimeout})
+	if err != nil {
+		return err
+	}
+	err = reg.Append(e)
+	if cerr := reg.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// journalAfterPanic keeps a record of a call whose handling panicked; it
+// must not panic itself.
+func journalAfterPanic(r *result, stderr io.Writer) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "sentinel-hook: this decision could not be registered: %v\n", v)
+		}
+	}()
+	e := r.entry
+	e.Kind = register.KindError
+	e.Decision = r.verdict.String()
+	e.Attended = !r.unattended
+	e.Reason = strings.Join(r.failures, "; ")
+	e.Rules = append(append([]string{}, e.Rules...), errorRule)
+	e.Seq, e.Hash, e.PrevHash = 0, "", ""
+	if dir, err := paths.StateDir(); err == nil && register.Journal(dir, &e) == nil {
+		r.journaled = true
+		return
+	}
+	fmt.Fprintln(stderr, "sentinel-hook: this decision could not be registered")
+}
+
+// respond writes the decision: nothing for allow, one JSON object otherwise.
+func respond(stdout io.Writer, r *result) {
+	if r.verdict == hook.Allow {
+		return
+	}
+	out := output{hookOutput{
+		HookEventName:            "PreToolUse",
+		PermissionDecision:       r.verdict.String(),
+		PermissionDecisionReason: claudeReason(r),
+	}}
+	b, err := json.Marshal(out)
+	if err != nil {
+		// Cannot happen for these types; stay safe anyway.
+		b = []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"sentinel[SENTINEL-UNJUDGED]: could not encode the decision."}}`)
+	}
+	stdout.Write(append(b, '\n'))
+}
+
+// claudeReason is the reason shown to the model or the user: the marker,
+// rule id, why, the safer alternative and the register entry.
+func claudeReason(r *result) string {
+	h := r.hit
+	if h.RuleID == "" {
+		h = errorHit(r.failures)
+	}
+	var s string
+	if r.seq > 0 {
+		s = hook.Reason(h, r.seq)
+	} else {
+		s = hook.Reason(h, 0)
+		tail := "Not in the register: it could not be written."
+		if r.journaled {
+			tail = "Register entry pending (kept in the fallback journal)."
+		}
+		if i := strings.LastIndex(s, "Register entry #0."); i >= 0 {
+			s = s[:i] + tail + s[i+len("Register entry #0."):]
+		} else {
+			s += " " + tail
+		}
+	}
+	if len(s) > maxReason {
+		cut := maxReason
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
