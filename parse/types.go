@@ -110,6 +110,10 @@ type Exec struct {
 	// (shutil.rmtree("/x") is reported as rm -rf /x with Origin
 	// OriginInterpreter).
 	Synthetic bool `json:"synthetic,omitempty"`
+	// HelpOnly is true when the command only prints its help (a static
+	// --help argument, GNU style, before any "--"): it looks itself up and
+	// has none of its usual effects.
+	HelpOnly bool `json:"help_only,omitempty"`
 }
 
 // DynamicCode describes code that would run but cannot be read statically.

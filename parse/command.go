@@ -1,0 +1,711 @@
+package parse
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// cmd is a simple command being unwrapped.
+type cmd struct {
+	argv      []arg
+	assigns   []Assign
+	redirs    []Redirect
+	wrappers  []string
+	dir       string
+	origin    Origin
+	stdin     *input
+	pipeline  int
+	stage     int
+	extra     bool     // runs with further unknown arguments (xargs, find -exec +)
+	extraSrcs []string // where those arguments come from
+	runs      *DynamicCode
+	synthetic bool
+	help      bool
+}
+
+func (c *cmd) setAssign(a Assign) { c.assigns = setAssign(c.assigns, a) }
+
+// wrap removes the first n words (a wrapper and its options) and records
+// the wrapper.
+func (c *cmd) wrap(name string, rest []arg) {
+	c.wrappers = append(slices.Clip(c.wrappers), name)
+	c.argv = rest
+}
+
+// run unwraps a command until it reaches the one that runs, emitting it
+// and whatever it runs in turn. It returns what the command writes on
+// stdout, for a following pipeline stage.
+func (w *walker) run(sc *scope, c *cmd) output {
+	for {
+		if len(c.argv) == 0 {
+			return output{data: -1}
+		}
+		a0 := c.argv[0]
+		if !a0.Static {
+			w.emit(c)
+			return output{srcs: a0.srcs, data: -1}
+		}
+		name := baseName(a0.Value)
+		if len(c.wrappers) == 0 && c.origin.Kind != OriginRemote && !strings.Contains(a0.Value, "/") && w.callDefined(sc, c, name) {
+			return output{data: -1}
+		}
+		var next bool
+		switch name {
+		case "sudo", "doas":
+			next = w.sudo(c, name)
+		case "env":
+			next = w.env(c)
+		case "command":
+			next = w.commandBuiltin(c)
+		case "builtin", "nohup", "busybox", "setsid", "chrt", "taskset", "unbuffer", "caffeinate":
+			next = w.simpleWrapper(c, name)
+		case "exec":
+			next = w.optsWrapper(c, name, optSpec{withArg: "a"})
+		case "nice":
+			next = w.optsWrapper(c, name, optSpec{withArg: "n", long: []string{"adjustment"}})
+		case "timeout":
+			next = w.timeout(c)
+		case "time":
+			next = w.optsWrapper(c, name, optSpec{withArg: "fo", long: []string{"format", "output"}})
+		case "stdbuf":
+			next = w.optsWrapper(c, name, optSpec{withArg: "ioe", long: []string{"input", "output", "error"}})
+		case "ionice":
+			next = w.ionice(c)
+		case "flock":
+			next = w.flock(sc, c)
+		case "watch":
+			next = w.watch(sc, c)
+		case "xargs":
+			next = w.xargs(c)
+		case "find":
+			w.find(sc, c)
+			return output{srcs: []string{name}, data: -1}
+		case "parallel":
+			w.parallel(sc, c)
+			return output{srcs: []string{name}, data: -1}
+		case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash", "yash", "posh":
+			w.shell(sc, c, name)
+			return output{srcs: []string{name}, data: -1}
+		case "eval":
+			w.eval(sc, c)
+			return output{data: -1}
+		case "source", ".":
+			w.source_(c, name)
+			return output{data: -1}
+		case "alias":
+			w.defineAlias(c)
+			return output{data: -1}
+		case "cd", "pushd", "popd":
+			w.emit(c)
+			if len(c.wrappers) == 0 {
+				sc.dir = w.chdir(sc.dir, name, c.argv[1:])
+			}
+			return output{data: -1}
+		case "ssh":
+			w.ssh(sc, c)
+			return output{srcs: []string{name}, data: -1}
+		case "docker", "podman":
+			w.container(sc, c, name)
+			return output{srcs: []string{name}, data: -1}
+		case "kubectl", "oc":
+			w.kubectl(sc, c, name)
+			return output{srcs: []string{name}, data: -1}
+		default:
+			if lang := interpreterLang(name); lang != "" {
+				w.interpreter(sc, c, name, lang)
+				return output{srcs: []string{name}, data: -1}
+			}
+			return w.plain(c, name)
+		}
+		if !next {
+			return output{data: -1}
+		}
+	}
+}
+
+// plain emits a command that runs no further code, noting data positions.
+func (w *walker) plain(c *cmd, name string) output {
+	out := output{srcs: []string{name}, data: -1}
+	for _, a := range c.argv[1:] {
+		if a.Static && a.Value == "--" {
+			break
+		}
+		if a.Static && a.Value == "--help" {
+			c.help = true
+			w.addData(joinArgs(c.argv), "lookup")
+			break
+		}
+	}
+	w.emit(c)
+	switch name {
+	case "echo", "printf":
+		if text, ok := echoText(name, c.argv[1:]); ok {
+			out = output{text: text, static: true, srcs: []string{name}}
+		} else if srcs := argSrcs(c.argv[1:]); len(srcs) > 0 {
+			out.srcs = srcs // echo "$(curl ...)" | sh: the code is curl's output
+		}
+		if len(c.argv) > 1 {
+			out.data = w.addData(joinArgs(c.argv[1:]), "argument of "+name)
+		} else {
+			out.data = -1
+		}
+	case "cat":
+		if len(c.argv) == 1 && c.stdin != nil && c.stdin.static && !c.stdin.file {
+			// cat <<EOF ... | sh: the heredoc is what the shell reads.
+			out = output{text: c.stdin.text, static: true, srcs: []string{name}}
+			out.data = w.addData(c.stdin.text, "heredoc")
+		}
+	default:
+		w.noteData(c, name)
+	}
+	return out
+}
+
+// callDefined expands a function or alias defined in the same source.
+func (w *walker) callDefined(sc *scope, c *cmd, name string) bool {
+	if body, ok := w.funcs[name]; ok {
+		key := "function " + name
+		if w.active[key] {
+			return true // recursion: its body is judged already
+		}
+		w.tick()
+		w.active[key] = true
+		defer delete(w.active, key)
+		inner := w.nest(sc)
+		inner.origin = Origin{Kind: OriginFunction, Depth: sc.origin.Depth, Via: key}
+		inner.stdin = c.stdin
+		w.stmt(inner, body, pipePos{n: c.pipeline, stage: c.stage, stdin: c.stdin})
+		return true
+	}
+	if text, ok := w.aliases[name]; ok {
+		key := "alias " + name
+		if w.active[key] {
+			return false // alias x='x -i': the inner x is the command
+		}
+		w.tick()
+		w.active[key] = true
+		defer delete(w.active, key)
+		src := text
+		for _, a := range c.argv[1:] {
+			src += " " + quoteArg(a)
+		}
+		w.reparse(c, src, Origin{Kind: OriginAlias, Depth: c.origin.Depth + 1, Via: key}, c.stdin, true)
+		return true
+	}
+	return false
+}
+
+func quoteArg(a arg) string {
+	if !a.Static {
+		return a.Value
+	}
+	q, err := syntax.Quote(a.Value, syntax.LangBash)
+	if err != nil {
+		return a.Value
+	}
+	return q
+}
+
+func (w *walker) defineAlias(c *cmd) {
+	w.emit(c)
+	for _, a := range c.argv[1:] {
+		name, val, ok := strings.Cut(a.Value, "=")
+		if ok && a.Static && name != "" {
+			w.aliases[name] = val
+		}
+	}
+}
+
+// reparse parses code carried in a string (bash -c, eval, ssh, ...) and
+// walks it in the context of c. strict: a syntax error fails Parse (the
+// code is fully known and would run); otherwise it is ignored, because the
+// caller already reported the code as dynamic.
+func (w *walker) reparse(c *cmd, src string, o Origin, stdin *input, strict bool) {
+	if o.Depth > w.opt.MaxDepth {
+		w.fail(&LimitError{Limit: "depth", Max: w.opt.MaxDepth})
+	}
+	var f *syntax.File
+	if strict {
+		f = w.parseSource(src, o.Depth)
+	} else {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					if a, ok := r.(abort); ok {
+						if _, syn := a.err.(*SyntaxError); syn {
+							return
+						}
+					}
+					panic(r)
+				}
+			}()
+			f = w.parseSource(src, o.Depth)
+		}()
+		if f == nil {
+			return
+		}
+	}
+	sc := &scope{
+		dir:     c.dir,
+		assigns: c.assigns,
+		origin:  o,
+		wrap:    c.wrappers,
+		stdin:   stdin,
+	}
+	if o.Kind == OriginRemote {
+		sc.dir, sc.assigns = "", nil // another machine or container
+	}
+	w.stmts(sc, f.Stmts, pipePos{})
+}
+
+// reparseArgs re-parses words joined by spaces (eval, ssh, watch). When
+// some are dynamic, their source form is re-parsed leniently and the
+// command is marked as running code it cannot read. wrapper, if set, is
+// recorded on the inner executions.
+func (w *walker) reparseArgs(c *cmd, words []arg, o Origin, how, wrapper string, stdin *input) {
+	src := joinArgs(words)
+	if !allStatic(words) {
+		c.runs = &DynamicCode{How: how, Sources: argSrcs(words)}
+	}
+	w.emit(c)
+	inner := *c
+	if wrapper != "" {
+		inner.wrappers = append(slices.Clip(c.wrappers), wrapper)
+	}
+	w.reparse(&inner, src, o, stdin, c.runs == nil)
+}
+
+func (w *walker) eval(sc *scope, c *cmd) {
+	args := c.argv[1:]
+	if len(args) > 0 && args[0].Static && args[0].Value == "--" {
+		args = args[1:]
+	}
+	w.reparseArgs(c, args, Origin{Kind: OriginEval, Depth: c.origin.Depth + 1, Via: "eval"}, "eval", "", nil)
+}
+
+// source_ handles source/. : a process substitution or a dynamic path runs
+// code that cannot be read; a static path is an ordinary execution.
+func (w *walker) source_(c *cmd, name string) {
+	if len(c.argv) > 1 {
+		if f := c.argv[1]; !f.Static {
+			c.runs = &DynamicCode{How: "source", Sources: f.srcs}
+		}
+	}
+	w.emit(c)
+}
+
+// chdir returns the directory after cd/pushd/popd.
+func (w *walker) chdir(dir, name string, args []arg) string {
+	if name == "popd" {
+		return ""
+	}
+	for len(args) > 0 && args[0].Static && strings.HasPrefix(args[0].Value, "-") && args[0].Value != "-" {
+		if args[0].Value == "--" {
+			args = args[1:]
+			break
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return w.opt.Home
+	}
+	a := args[0]
+	if !a.Static || a.Value == "-" || strings.HasPrefix(a.Value, "~") || strings.HasPrefix(a.Value, "+") {
+		return ""
+	}
+	if strings.HasPrefix(a.Value, "/") {
+		return resolve("/", a.Value)
+	}
+	if dir == "" {
+		return ""
+	}
+	return resolve(dir, a.Value)
+}
+
+// optSpec describes a command's options for scanOpts.
+type optSpec struct {
+	withArg string   // short options that take an argument
+	long    []string // long options that take an argument (without --)
+}
+
+// scanOpts skips leading options of args; it returns the index of the
+// first operand and the options seen ("x" or "long" -> argument). A
+// dynamic word ends the options: it may be the command itself.
+func scanOpts(args []arg, sp optSpec) (int, map[string]string) {
+	flags := map[string]string{}
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		v := a.Value
+		if !a.Static || len(v) < 2 || v[0] != '-' {
+			return i, flags
+		}
+		if v == "--" {
+			return i + 1, flags
+		}
+		if strings.HasPrefix(v, "--") {
+			name, val, hasVal := strings.Cut(v[2:], "=")
+			if !hasVal && slices.Contains(sp.long, name) && i+1 < len(args) {
+				val = args[i+1].Value
+				i++
+			}
+			flags[name] = val
+			i++
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			ch := v[j : j+1]
+			if strings.Contains(sp.withArg, ch) {
+				if j+1 < len(v) {
+					flags[ch] = v[j+1:]
+				} else if i+1 < len(args) {
+					flags[ch] = args[i+1].Value
+					i++
+				}
+				break
+			}
+			flags[ch] = ""
+		}
+		i++
+	}
+	return i, flags
+}
+
+// optsWrapper unwraps WRAPPER [options] CMD ...
+func (w *walker) optsWrapper(c *cmd, name string, sp optSpec) bool {
+	i, _ := scanOpts(c.argv[1:], sp)
+	return w.unwrapAt(c, name, 1+i)
+}
+
+// unwrapAt unwraps at argv index i, or emits the wrapper itself when no
+// command follows.
+func (w *walker) unwrapAt(c *cmd, name string, i int) bool {
+	if i >= len(c.argv) {
+		w.emit(c)
+		return false
+	}
+	c.wrap(name, c.argv[i:])
+	return true
+}
+
+func (w *walker) simpleWrapper(c *cmd, name string) bool {
+	i := 1
+	if name == "busybox" || name == "builtin" || name == "nohup" {
+		if len(c.argv) > 1 && c.argv[1].Static && strings.HasPrefix(c.argv[1].Value, "-") {
+			if c.argv[1].Value != "--" {
+				w.emit(c) // busybox --list, nohup --help
+				return false
+			}
+			i = 2
+		}
+	} else {
+		j, _ := scanOpts(c.argv[1:], optSpec{})
+		i = 1 + j
+		if name == "taskset" && i < len(c.argv) {
+			i++ // the CPU mask
+		}
+		if name == "chrt" && i < len(c.argv) {
+			i++ // the priority
+		}
+	}
+	return w.unwrapAt(c, name, i)
+}
+
+func (w *walker) sudo(c *cmd, name string) bool {
+	i, flags := scanOpts(c.argv[1:], optSpec{
+		withArg: "ugCDhprtUTc",
+		long:    []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "login-class"},
+	})
+	i++
+	if i >= len(c.argv) {
+		if _, s := flags["s"]; s {
+			c.wrap(name, []arg{{Word: Word{Value: "sh", Static: true}}})
+			return true
+		}
+		if _, l := flags["i"]; l {
+			c.wrap(name, []arg{{Word: Word{Value: "sh", Static: true}}})
+			return true
+		}
+	}
+	if _, e := flags["e"]; e { // sudo -e FILE: sudoedit, not a command
+		w.emit(c)
+		return false
+	}
+	if d, ok := flags["D"]; ok {
+		c.dir = resolve(c.dir, d)
+	}
+	return w.unwrapAt(c, name, i)
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+func (w *walker) env(c *cmd) bool {
+	i, flags := scanOpts(c.argv[1:], optSpec{
+		withArg: "uCSP",
+		long:    []string{"unset", "chdir", "split-string"},
+	})
+	rest := slices.Clone(c.argv[1+i:])
+	if s, ok := flags["S"]; ok {
+		rest = append(splitWords(s), rest...)
+	} else if s, ok := flags["split-string"]; ok {
+		rest = append(splitWords(s), rest...)
+	}
+	if _, ok := flags["i"]; ok {
+		c.assigns = nil
+	}
+	if _, ok := flags["ignore-environment"]; ok {
+		c.assigns = nil
+	}
+	for _, k := range []string{"u", "unset"} {
+		if n, ok := flags[k]; ok {
+			c.assigns = slices.DeleteFunc(slices.Clone(c.assigns), func(a Assign) bool { return a.Name == n })
+		}
+	}
+	for _, k := range []string{"C", "chdir"} {
+		if d, ok := flags[k]; ok {
+			c.dir = resolve(c.dir, d)
+		}
+	}
+	for len(rest) > 0 && envName.MatchString(rest[0].Value) {
+		n, v, _ := strings.Cut(rest[0].Value, "=")
+		c.setAssign(Assign{Name: n, Value: Word{Value: v, Static: rest[0].Static}})
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		w.emit(c) // env alone prints the environment
+		return false
+	}
+	c.wrap("env", rest)
+	return true
+}
+
+// splitWords splits an env -S string into words with shell quoting rules.
+func splitWords(s string) []arg {
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	var out []arg
+	err := p.Words(strings.NewReader(s), func(wd *syntax.Word) bool {
+		a := arg{Word: Word{Value: wd.Lit(), Static: true}}
+		if a.Value == "" && len(wd.Parts) > 0 {
+			// Quoted or expanded: fall back to the text of the word.
+			a.Value = strings.Trim(wordText(wd), `'"`)
+			a.Static = !strings.ContainsAny(a.Value, "$`")
+		}
+		out = append(out, a)
+		return len(out) < 10000
+	})
+	if err != nil {
+		out = nil
+		for _, f := range strings.Fields(s) {
+			out = append(out, arg{Word: Word{Value: f, Static: true}})
+		}
+	}
+	return out
+}
+
+func wordText(wd *syntax.Word) string {
+	var b strings.Builder
+	syntax.NewPrinter().Print(&b, wd)
+	return b.String()
+}
+
+func (w *walker) commandBuiltin(c *cmd) bool {
+	i, flags := scanOpts(c.argv[1:], optSpec{})
+	_, v := flags["v"]
+	_, V := flags["V"]
+	if v || V {
+		w.addData(joinArgs(c.argv[1+i:]), "lookup")
+		w.emit(c)
+		return false
+	}
+	return w.unwrapAt(c, "command", 1+i)
+}
+
+func (w *walker) timeout(c *cmd) bool {
+	i, _ := scanOpts(c.argv[1:], optSpec{withArg: "sk", long: []string{"signal", "kill-after"}})
+	return w.unwrapAt(c, "timeout", 1+i+1) // skip the duration
+}
+
+func (w *walker) ionice(c *cmd) bool {
+	i, flags := scanOpts(c.argv[1:], optSpec{withArg: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}})
+	for _, k := range []string{"p", "P", "u", "pid", "pgid", "uid"} {
+		if _, ok := flags[k]; ok { // changes other processes
+			w.emit(c)
+			return false
+		}
+	}
+	return w.unwrapAt(c, "ionice", 1+i)
+}
+
+func (w *walker) flock(sc *scope, c *cmd) bool {
+	i, flags := scanOpts(c.argv[1:], optSpec{withArg: "wEc", long: []string{"timeout", "conflict-exit-code", "command"}})
+	i++ // the lock file or fd
+	rest := c.argv[min(i+1, len(c.argv)):]
+	str, hasC := flags["c"]
+	if s, ok := flags["command"]; ok {
+		str, hasC = s, true
+	}
+	var strArg *arg
+	if !hasC && len(rest) >= 2 && rest[0].Static && (rest[0].Value == "-c" || rest[0].Value == "--command") {
+		strArg, hasC = &rest[1], true
+	} else if hasC {
+		// The -c value was taken by scanOpts; find its word for static-ness.
+		for j := range c.argv {
+			if c.argv[j].Value == str && j > 0 {
+				strArg = &c.argv[j]
+			}
+		}
+	}
+	if hasC && strArg != nil {
+		o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: "flock -c"}
+		w.reparseArgs(c, []arg{*strArg}, o, "shell-c", "flock", c.stdin)
+		return false
+	}
+	return w.unwrapAt(c, "flock", i+1)
+}
+
+func (w *walker) watch(sc *scope, c *cmd) bool {
+	i, flags := scanOpts(c.argv[1:], optSpec{withArg: "nq", long: []string{"interval", "equexit", "differences"}})
+	_, x := flags["x"]
+	_, exec := flags["exec"]
+	if x || exec {
+		return w.unwrapAt(c, "watch", 1+i)
+	}
+	words := c.argv[1+i:]
+	if len(words) == 0 {
+		w.emit(c)
+		return false
+	}
+	// watch runs its arguments, joined by spaces, with sh -c.
+	o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: "watch"}
+	w.reparseArgs(c, words, o, "shell-c", "watch", nil)
+	return false
+}
+
+func (w *walker) xargs(c *cmd) bool {
+	i, _ := scanOpts(c.argv[1:], optSpec{
+		withArg: "IndPLsaEe",
+		long:    []string{"replace", "max-args", "delimiter", "max-procs", "max-lines", "max-chars", "arg-file", "eof", "process-slot-var"},
+	})
+	// -i and -I give a replacement string; words containing it get input.
+	repl := ""
+	for _, a := range c.argv[1 : 1+i] {
+		switch {
+		case strings.HasPrefix(a.Value, "-I") && len(a.Value) > 2:
+			repl = a.Value[2:]
+		case a.Value == "-i" || a.Value == "--replace":
+			repl = "{}"
+		case strings.HasPrefix(a.Value, "-i"):
+			repl = a.Value[2:]
+		case strings.HasPrefix(a.Value, "--replace="):
+			repl = strings.TrimPrefix(a.Value, "--replace=")
+		}
+	}
+	for j := 1; j < 1+i && j < len(c.argv); j++ {
+		if c.argv[j].Value == "-I" && j+1 < len(c.argv) {
+			repl = c.argv[j+1].Value
+		}
+	}
+	rest := c.argv[1+i:]
+	if len(rest) == 0 {
+		rest = []arg{{Word: Word{Value: "echo", Static: true}}}
+	}
+	rest = replaceArgs(rest, repl)
+	var srcs []string
+	if c.stdin != nil {
+		srcs = c.stdin.srcs
+	}
+	c.wrap("xargs", rest)
+	c.extra, c.extraSrcs = true, srcs
+	c.stdin = nil
+	c.origin = Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: "xargs"}
+	return true
+}
+
+// replaceArgs marks words containing the replacement string as dynamic.
+func replaceArgs(args []arg, repl string) []arg {
+	if repl == "" {
+		return args
+	}
+	out := slices.Clone(args)
+	for i := range out {
+		if i > 0 && out[i].Static && strings.Contains(out[i].Value, repl) {
+			out[i].Static = false
+		}
+	}
+	return out
+}
+
+func (w *walker) find(sc *scope, c *cmd) {
+	w.emit(c) // find itself: rules see -delete
+	args := c.argv
+	for i := 1; i < len(args); i++ {
+		v := args[i].Value
+		if !args[i].Static || (v != "-exec" && v != "-execdir" && v != "-ok" && v != "-okdir") {
+			continue
+		}
+		j := i + 1
+		for j < len(args) && !(args[j].Static && (args[j].Value == ";" || args[j].Value == "+")) {
+			j++
+		}
+		inner := *c
+		inner.argv = replaceArgs(args[i+1:j], "{}")
+		inner.wrappers = append(slices.Clip(c.wrappers), "find -exec")
+		inner.extra = true
+		inner.extraSrcs = []string{"find"}
+		inner.stdin = nil
+		inner.redirs = nil
+		inner.origin = Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: "find " + v}
+		if len(inner.argv) > 0 {
+			w.run(sc, &inner)
+		}
+		i = j
+	}
+}
+
+func (w *walker) parallel(sc *scope, c *cmd) {
+	i, _ := scanOpts(c.argv[1:], optSpec{
+		withArg: "jSIdaLnNXC",
+		long:    []string{"jobs", "sshlogin", "colsep", "delimiter", "arg-file", "delay", "timeout", "max-args", "joblog", "results", "workdir", "basefile", "return", "env", "tmpdir", "max-lines", "retries", "halt", "memfree", "load", "tag-string", "sshloginfile"},
+	})
+	rest := c.argv[1+i:]
+	end := slices.IndexFunc(rest, func(a arg) bool {
+		return a.Static && strings.HasPrefix(a.Value, ":::")
+	})
+	template := rest
+	var sources []arg
+	if end >= 0 {
+		template, sources = rest[:end], rest[end:]
+	}
+	w.emit(c)
+	o := Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: "parallel"}
+	if len(template) == 0 {
+		// No template: every argument is itself a command line.
+		for _, a := range sources {
+			if a.Static && strings.HasPrefix(a.Value, ":::") {
+				continue
+			}
+			inner := *c
+			inner.wrappers = append(slices.Clip(c.wrappers), "parallel")
+			o.Depth = c.origin.Depth + 1
+			if a.Static {
+				w.reparse(&inner, a.Value, o, nil, true)
+			} else {
+				inner.argv = []arg{a}
+				inner.origin = o
+				inner.runs = &DynamicCode{How: "shell-c", Sources: a.srcs}
+				w.emit(&inner)
+			}
+		}
+		return
+	}
+	inner := *c
+	inner.argv = replaceArgs(template, "{")
+	inner.wrappers = append(slices.Clip(c.wrappers), "parallel")
+	inner.extra = true
+	inner.stdin = nil
+	inner.origin = o
+	w.run(sc, &inner)
+}

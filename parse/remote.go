@@ -1,0 +1,234 @@
+package parse
+
+import (
+	"slices"
+	"strings"
+)
+
+// shell handles bash/sh/... : -c STRING is re-parsed, a script file is an
+// ordinary execution, and otherwise the shell runs what it reads on stdin.
+func (w *walker) shell(sc *scope, c *cmd, name string) {
+	args := c.argv[1:]
+	hasC, stdinMode := false, false
+	i := 0
+scan:
+	for i < len(args) {
+		a := args[i]
+		v := a.Value
+		if !a.Static || len(v) < 2 || (v[0] != '-' && v[0] != '+') {
+			break
+		}
+		if v == "--" {
+			i++
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			if v == "--rcfile" || v == "--init-file" {
+				i++
+			}
+			i++
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			switch v[j] {
+			case 'c':
+				hasC = true
+			case 's':
+				stdinMode = true
+			case 'o', 'O':
+				if j == len(v)-1 {
+					i++ // -o pipefail
+				}
+				if j < len(v)-1 {
+					i++
+					continue scan
+				}
+			}
+		}
+		i++
+	}
+	operands := args[min(i, len(args)):]
+	if hasC {
+		if len(operands) == 0 {
+			// sh -c with the string from elsewhere (xargs sh -c).
+			if c.extra {
+				c.runs = &DynamicCode{How: "shell-c", Sources: c.extraSrcs}
+			}
+			w.emit(c)
+			return
+		}
+		o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: name + " -c"}
+		w.reparseArgs(c, operands[:1], o, "shell-c", "", nil)
+		return
+	}
+	if len(operands) > 0 && !stdinMode {
+		w.emit(c) // runs a script file
+		return
+	}
+	w.stdinCode(c, name, "")
+}
+
+// stdinCode handles a shell (lang "") or an interpreter reading its code
+// on stdin: static text is re-parsed or scanned, anything else is code
+// that cannot be read.
+func (w *walker) stdinCode(c *cmd, name, lang string) {
+	in := c.stdin
+	if in == nil || in.file {
+		w.emit(c) // interactive, or a script from a file
+		return
+	}
+	how, kind := "shell-stdin", OriginShellStdin
+	if lang != "" {
+		how, kind = "interpreter", OriginInterpreter
+	}
+	if !in.static {
+		c.runs = &DynamicCode{How: how, Sources: in.srcs}
+		w.emit(c)
+		return
+	}
+	if in.dataIdx >= 0 {
+		w.dropData[in.dataIdx] = true // it was code after all
+	}
+	w.emit(c)
+	inner := *c
+	inner.stdin = nil
+	o := Origin{Kind: kind, Depth: c.origin.Depth + 1, Via: name + " stdin"}
+	if lang == "" {
+		w.reparse(&inner, in.text, o, nil, true)
+	} else {
+		w.scanCode(&inner, in.text, lang, o)
+	}
+}
+
+// ssh HOST [CMD...]: the remote command is the words after the host,
+// joined by spaces and run by the remote shell.
+func (w *walker) ssh(sc *scope, c *cmd) {
+	i, _ := scanOpts(c.argv[1:], optSpec{withArg: "pilFJLRDEbcmOQSWwBeI"})
+	ops := c.argv[1+i:]
+	if len(ops) == 0 {
+		w.emit(c)
+		return
+	}
+	o := Origin{Kind: OriginRemote, Depth: c.origin.Depth + 1, Via: "ssh"}
+	words := ops[1:]
+	if len(words) == 0 {
+		// A remote login shell: it runs what ssh reads on stdin.
+		if c.stdin != nil && !c.stdin.file {
+			w.remoteStdin(c, o)
+			return
+		}
+		w.emit(c)
+		return
+	}
+	w.reparseArgs(c, words, o, "shell-c", "", c.stdin)
+}
+
+func (w *walker) remoteStdin(c *cmd, o Origin) {
+	in := c.stdin
+	if !in.static {
+		c.runs = &DynamicCode{How: "shell-stdin", Sources: in.srcs}
+		w.emit(c)
+		return
+	}
+	if in.dataIdx >= 0 {
+		w.dropData[in.dataIdx] = true
+	}
+	w.emit(c)
+	inner := *c
+	inner.stdin = nil
+	w.reparse(&inner, in.text, o, nil, true)
+}
+
+var (
+	dockerGlobal = optSpec{withArg: "Hcl", long: []string{"host", "context", "config", "log-level", "tlscacert", "tlscert", "tlskey"}}
+	composeOpts  = optSpec{withArg: "fp", long: []string{"file", "project-name", "profile", "env-file", "project-directory", "ansi", "parallel", "progress"}}
+	dockerExec   = optSpec{withArg: "euw", long: []string{"env", "user", "workdir", "env-file", "detach-keys", "index"}}
+	dockerRun    = optSpec{
+		withArg: "eupvwlmhcaP",
+		long: []string{"env", "user", "publish", "volume", "workdir", "label", "memory", "hostname", "name",
+			"network", "net", "entrypoint", "mount", "platform", "cpus", "env-file", "add-host", "device", "dns",
+			"cap-add", "cap-drop", "security-opt", "ulimit", "log-driver", "log-opt", "restart", "shm-size",
+			"tmpfs", "pull", "label-file", "cidfile", "gpus", "ipc", "pid", "runtime", "stop-signal",
+			"stop-timeout", "volumes-from", "health-cmd", "attach", "cpu-shares", "memory-swap", "group-add",
+			"expose", "link", "userns", "uts", "cgroupns", "domainname", "mac-address", "ip", "ip6",
+			"network-alias", "sysctl", "storage-opt", "cpuset-cpus", "isolation", "detach-keys", "service-ports"},
+	}
+)
+
+// container handles docker/podman exec and run: the command given runs
+// in the container (Origin remote).
+func (w *walker) container(sc *scope, c *cmd, name string) {
+	w.emit(c)
+	args := c.argv[1:]
+	i, _ := scanOpts(args, dockerGlobal)
+	args = args[i:]
+	if len(args) > 0 && args[0].Value == "container" {
+		args = args[1:]
+	}
+	if len(args) > 0 && args[0].Value == "compose" {
+		i, _ = scanOpts(args[1:], composeOpts)
+		args = args[1+i:]
+	}
+	if len(args) == 0 {
+		return
+	}
+	sub := args[0].Value
+	args = args[1:]
+	var spec optSpec
+	switch sub {
+	case "exec":
+		spec = dockerExec
+	case "run", "create":
+		spec = dockerRun
+	default:
+		return
+	}
+	i, flags := scanOpts(args, spec)
+	if i >= len(args) {
+		return
+	}
+	rest := args[i+1:] // after the container or image
+	if ep, ok := flags["entrypoint"]; ok && ep != "" {
+		rest = append([]arg{{Word: Word{Value: ep, Static: true}}}, rest...)
+	}
+	w.remoteArgv(sc, c, rest, name+" "+sub)
+}
+
+// kubectl [global opts] exec [opts] POD [--] CMD...
+func (w *walker) kubectl(sc *scope, c *cmd, name string) {
+	w.emit(c)
+	args := c.argv[1:]
+	i, _ := scanOpts(args, optSpec{withArg: "ns", long: []string{"namespace", "context", "kubeconfig", "cluster", "user", "server", "token"}})
+	args = args[i:]
+	if len(args) == 0 || args[0].Value != "exec" {
+		return
+	}
+	args = args[1:]
+	var rest []arg
+	if k := slices.IndexFunc(args, func(a arg) bool { return a.Static && a.Value == "--" }); k >= 0 {
+		rest = args[k+1:]
+	} else {
+		i, _ := scanOpts(args, optSpec{withArg: "cnf", long: []string{"container", "namespace", "filename", "context", "pod-running-timeout"}})
+		if i < len(args) {
+			rest = args[i+1:]
+		}
+	}
+	w.remoteArgv(sc, c, rest, name+" exec")
+}
+
+// remoteArgv runs argv in a container or pod: another machine, so the
+// directory, assignments and wrappers of this one do not apply.
+func (w *walker) remoteArgv(sc *scope, c *cmd, argv []arg, via string) {
+	if len(argv) == 0 {
+		return
+	}
+	inner := *c
+	inner.argv = argv
+	inner.wrappers = nil
+	inner.assigns = nil
+	inner.redirs = nil
+	inner.dir = ""
+	inner.extra = false
+	inner.origin = Origin{Kind: OriginRemote, Depth: c.origin.Depth + 1, Via: via}
+	w.run(sc.sub(), &inner)
+}

@@ -1,0 +1,564 @@
+package parse
+
+import (
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// walker holds the state of one Parse call.
+type walker struct {
+	opt      Options
+	execs    []Exec
+	data     []Data
+	dropData map[int]bool // Data entries later found to be code (echo ... | sh)
+	work     int          // executions emitted plus function/alias expansions
+	parsed   int          // bytes parsed, re-parsed strings included
+	pipes    int          // pipelines numbered so far
+	funcs    map[string]*syntax.Stmt
+	aliases  map[string]string
+	active   map[string]bool // functions and aliases being expanded
+	printer  *syntax.Printer
+}
+
+func newWalker(opt Options) *walker {
+	return &walker{
+		opt:      opt,
+		dropData: map[int]bool{},
+		funcs:    map[string]*syntax.Stmt{},
+		aliases:  map[string]string{},
+		active:   map[string]bool{},
+		printer:  syntax.NewPrinter(syntax.Minify(false)),
+	}
+}
+
+func (w *walker) result() *Result {
+	r := &Result{Execs: w.execs}
+	if r.Execs == nil {
+		r.Execs = []Exec{}
+	}
+	for i, d := range w.data {
+		if !w.dropData[i] {
+			r.Data = append(r.Data, d)
+		}
+	}
+	return r
+}
+
+// scope is what a command inherits from the code before it.
+type scope struct {
+	dir     string   // working directory, "" when unknown
+	assigns []Assign // assignments in effect
+	origin  Origin
+	depth   int      // syntax nesting
+	wrap    []string // wrappers around the code being walked (sudo bash -c '...')
+	stdin   *input   // stdin of the code being walked (ssh host <<EOF)
+}
+
+// sub returns a copy for a subshell: changes to it do not leak back.
+func (s *scope) sub() *scope {
+	c := *s
+	c.assigns = slices.Clip(s.assigns)
+	c.wrap = slices.Clip(s.wrap)
+	return &c
+}
+
+// nest returns a copy one syntax level deeper, failing past MaxDepth.
+func (w *walker) nest(s *scope) *scope {
+	c := s.sub()
+	c.depth++
+	if c.depth > w.opt.MaxDepth {
+		w.fail(&LimitError{Limit: "depth", Max: w.opt.MaxDepth})
+	}
+	return c
+}
+
+// pipePos is the position of a statement in a pipeline.
+type pipePos struct {
+	n, stage int
+	stdin    *input
+	wrap     []string // "time" keyword
+}
+
+// input is what a command reads on stdin, when known.
+type input struct {
+	text    string   // the text, when static
+	static  bool     // text is exactly what is read
+	srcs    []string // commands whose output it is
+	file    bool     // stdin is a file (< file): a script, not unknown code
+	dataIdx int      // Data entry of the text, dropped when it turns out to be code; -1 if none
+}
+
+// output is what a statement writes on stdout, for the next pipeline stage.
+type output struct {
+	text   string
+	static bool
+	srcs   []string
+	data   int // Data entry of the text, -1 if none
+}
+
+func (w *walker) stmts(sc *scope, list []*syntax.Stmt, pp pipePos) {
+	for _, s := range list {
+		w.stmt(sc, s, pp)
+	}
+}
+
+func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
+	if s.Background {
+		sc = sc.sub() // runs asynchronously: cd in it does not apply after
+	}
+	switch c := s.Cmd.(type) {
+	case nil:
+		// A redirection alone ("> file") truncates or creates the file: it is
+		// reported as the null command ":" carrying the redirects.
+		rds, _ := w.redirects(sc, s.Redirs)
+		cmd := w.newCmd(sc, pp, []arg{{Word: Word{Value: ":", Static: true}}}, nil, rds, nil)
+		w.emit(cmd)
+	case *syntax.CallExpr:
+		return w.call(sc, c, s.Redirs, pp)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			w.pipeline(sc, s, pp)
+			return output{data: -1}
+		}
+		// && and || run their operands in order in the same shell.
+		for _, x := range flatten(s, syntax.AndStmt, syntax.OrStmt) {
+			w.stmt(sc, x, pp)
+		}
+	case *syntax.Subshell:
+		w.stmts(w.nest(sc), c.Stmts, pp)
+	case *syntax.Block:
+		inner := w.nest(sc)
+		w.stmts(inner, c.Stmts, pp)
+		sc.dir, sc.assigns = inner.dir, inner.assigns
+	case *syntax.IfClause:
+		inner := w.nest(sc)
+		for ic := c; ic != nil; ic = ic.Else {
+			w.stmts(inner, ic.Cond, pp)
+			w.stmts(inner, ic.Then, pp)
+		}
+		sc.dir, sc.assigns = inner.dir, inner.assigns
+	case *syntax.WhileClause:
+		inner := w.nest(sc)
+		w.stmts(inner, c.Cond, pp)
+		w.stmts(inner, c.Do, pp)
+		sc.dir, sc.assigns = inner.dir, inner.assigns
+	case *syntax.ForClause:
+		inner := w.nest(sc)
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, it := range l.Items {
+				w.word(inner, it)
+			}
+			if l.Name != nil {
+				inner.setAssign(Assign{Name: l.Name.Value, Value: Word{Value: "$" + l.Name.Value}})
+			}
+		case *syntax.CStyleLoop:
+			w.findSubsts(inner, l)
+		}
+		w.stmts(inner, c.Do, pp)
+		sc.dir, sc.assigns = inner.dir, inner.assigns
+	case *syntax.CaseClause:
+		inner := w.nest(sc)
+		w.word(inner, c.Word)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				w.word(inner, p)
+			}
+			w.stmts(inner, it.Stmts, pp)
+		}
+		sc.dir, sc.assigns = inner.dir, inner.assigns
+	case *syntax.FuncDecl:
+		// Judged when called (see run); a function never called is harmless.
+		if c.Name != nil && c.Body != nil {
+			w.funcs[c.Name.Value] = c.Body
+		}
+		for _, n := range c.Names {
+			if c.Body != nil {
+				w.funcs[n.Value] = c.Body
+			}
+		}
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		w.findSubsts(sc, c)
+	case *syntax.DeclClause:
+		// export/declare/local/readonly/typeset: assignments that persist.
+		for _, as := range c.Args {
+			if as.Name != nil {
+				sc.setAssign(w.assign(sc, as))
+			} else if as.Value != nil {
+				w.word(sc, as.Value)
+			}
+		}
+		w.redirectsOnly(sc, s.Redirs, pp)
+		return output{data: -1}
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			pp.wrap = append(slices.Clip(pp.wrap), "time")
+			return w.stmt(sc, c.Stmt, pp)
+		}
+	case *syntax.CoprocClause:
+		if c.Stmt != nil {
+			w.stmt(w.nest(sc), c.Stmt, pp)
+		}
+	default:
+		w.findSubsts(sc, c)
+	}
+	w.redirectsOnly(sc, s.Redirs, pp)
+	return output{data: -1}
+}
+
+// redirectsOnly reports redirects of a compound command ({ ...; } > f) as
+// the null command carrying them, so that the file effect is not lost.
+func (w *walker) redirectsOnly(sc *scope, redirs []*syntax.Redirect, pp pipePos) {
+	if len(redirs) == 0 {
+		return
+	}
+	rds, _ := w.redirects(sc, redirs)
+	if len(rds) == 0 {
+		return
+	}
+	w.emit(w.newCmd(sc, pp, []arg{{Word: Word{Value: ":", Static: true}}}, nil, rds, nil))
+}
+
+// flatten lists the operands of a chain of binary commands with the given
+// operators, left to right, without recursion (chains can be very long).
+func flatten(s *syntax.Stmt, ops ...syntax.BinCmdOperator) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	stack := []*syntax.Stmt{s}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b, ok := x.Cmd.(*syntax.BinaryCmd); ok && slices.Contains(ops, b.Op) && len(x.Redirs) == 0 && !x.Background {
+			stack = append(stack, b.Y, b.X)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// pipeline walks the stages of a pipeline; each runs in a subshell and
+// reads the previous stage's output.
+func (w *walker) pipeline(sc *scope, s *syntax.Stmt, pp pipePos) {
+	stages := flatten(s, syntax.Pipe, syntax.PipeAll)
+	w.pipes++
+	n := w.pipes
+	var prev *output
+	for i, st := range stages {
+		spp := pipePos{n: n, stage: i, wrap: pp.wrap}
+		if prev != nil {
+			spp.stdin = &input{text: prev.text, static: prev.static, srcs: prev.srcs, dataIdx: prev.data}
+		} else {
+			spp.stdin = pp.stdin
+		}
+		before := len(w.execs)
+		out := w.stmt(w.nest(sc), st, spp)
+		if !out.static && len(out.srcs) == 0 {
+			// A compound stage: its output comes from every command in it.
+			for _, e := range w.execs[before:] {
+				if e.Pipeline == n && e.Stage == i && e.Name != "" && !slices.Contains(out.srcs, e.Name) {
+					out.srcs = append(out.srcs, e.Name)
+				}
+			}
+		}
+		prev = &out
+	}
+}
+
+// call walks a simple command.
+func (w *walker) call(sc *scope, ce *syntax.CallExpr, redirs []*syntax.Redirect, pp pipePos) output {
+	var prefix []Assign
+	for _, as := range ce.Assigns {
+		prefix = append(prefix, w.assign(sc, as))
+	}
+	if len(ce.Args) == 0 {
+		// NAME=VALUE alone sets a shell variable for what follows.
+		for _, a := range prefix {
+			sc.setAssign(a)
+		}
+		w.redirectsOnly(sc, redirs, pp)
+		return output{data: -1}
+	}
+	args := make([]arg, 0, len(ce.Args))
+	for _, wd := range ce.Args {
+		args = append(args, w.word(sc, wd))
+	}
+	rds, stdin := w.redirects(sc, redirs)
+	c := w.newCmd(sc, pp, args, prefix, rds, stdin)
+	return w.run(sc, c)
+}
+
+// newCmd builds the command context for argv in scope sc.
+func (w *walker) newCmd(sc *scope, pp pipePos, args []arg, prefix []Assign, rds []Redirect, stdin *input) *cmd {
+	c := &cmd{
+		argv:     args,
+		dir:      sc.dir,
+		redirs:   rds,
+		origin:   sc.origin,
+		pipeline: pp.n,
+		stage:    pp.stage,
+	}
+	c.wrappers = append(append(c.wrappers, sc.wrap...), pp.wrap...)
+	c.assigns = append(c.assigns, sc.assigns...)
+	for _, a := range prefix {
+		c.setAssign(a)
+	}
+	switch {
+	case stdin != nil:
+		c.stdin = stdin
+	case pp.stdin != nil:
+		c.stdin = pp.stdin
+	case pp.n == 0:
+		c.stdin = sc.stdin
+	}
+	return c
+}
+
+func (w *walker) assign(sc *scope, as *syntax.Assign) Assign {
+	a := Assign{}
+	if as.Name != nil {
+		a.Name = as.Name.Value
+	}
+	switch {
+	case as.Value != nil:
+		a.Value = w.word(sc, as.Value).Word
+	case as.Array != nil:
+		w.findSubsts(sc, as.Array)
+		a.Value = Word{Value: w.source(as.Array)}
+	default:
+		a.Value = Word{Static: true}
+	}
+	if as.Index != nil {
+		w.findSubsts(sc, as.Index)
+		a.Value.Static = false
+	}
+	if as.Append {
+		a.Value = Word{Value: "$" + a.Name + a.Value.Value}
+	}
+	return a
+}
+
+func (s *scope) setAssign(a Assign) { s.assigns = setAssign(s.assigns, a) }
+
+// setAssign replaces or appends a, without touching the backing array of
+// the list it was given (scopes share it).
+func setAssign(list []Assign, a Assign) []Assign {
+	out := make([]Assign, 0, len(list)+1)
+	for _, x := range list {
+		if x.Name != a.Name {
+			out = append(out, x)
+		}
+	}
+	return append(out, a)
+}
+
+// redirects evaluates redirects: file effects, and what the command reads
+// on stdin from a heredoc or here-string.
+func (w *walker) redirects(sc *scope, redirs []*syntax.Redirect) ([]Redirect, *input) {
+	var out []Redirect
+	var in *input
+	for _, r := range redirs {
+		fd := -1
+		if r.N != nil {
+			if n, err := strconv.Atoi(r.N.Value); err == nil {
+				fd = n
+			}
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			in = w.heredoc(sc, r, fd)
+			continue
+		case syntax.WordHdoc:
+			a := w.word(sc, r.Word)
+			in = &input{text: a.Value + "\n", static: a.Static, srcs: a.srcs, dataIdx: -1}
+			continue
+		}
+		if r.Word == nil {
+			continue
+		}
+		t := w.word(sc, r.Word)
+		if r.Op == syntax.DplIn || r.Op == syntax.DplOut {
+			// 2>&1, >&-: file descriptors, not files.
+			if _, err := strconv.Atoi(t.Value); err == nil || t.Value == "-" {
+				continue
+			}
+		}
+		if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && (fd == -1 || fd == 0) {
+			in = &input{file: true, dataIdx: -1}
+		}
+		target := t.Word
+		if target.Static {
+			target.Value = resolve(sc.dir, target.Value)
+		}
+		out = append(out, Redirect{Op: r.Op.String(), Fd: fd, Target: target})
+	}
+	return out, in
+}
+
+// heredoc reads a here-document body. With a quoted delimiter (<<'EOF')
+// the body is literal text; unquoted, substitutions in it run.
+func (w *walker) heredoc(sc *scope, r *syntax.Redirect, fd int) *input {
+	if fd > 0 {
+		return nil
+	}
+	if r.Hdoc == nil {
+		return &input{static: true, dataIdx: -1}
+	}
+	if quotedDelim(r.Word) {
+		text := ""
+		for _, p := range r.Hdoc.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				text += l.Value
+			}
+		}
+		return &input{text: text, static: true, dataIdx: -1}
+	}
+	var wb wordBuf
+	wb.static = true
+	for _, p := range r.Hdoc.Parts {
+		w.part(sc, p, &wb, false, true)
+	}
+	return &input{text: wb.b.String(), static: wb.static, srcs: wb.srcs, dataIdx: -1}
+}
+
+func quotedDelim(wd *syntax.Word) bool {
+	if wd == nil {
+		return false
+	}
+	for _, p := range wd.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, `\`) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolve makes a static path absolute against dir when dir is known.
+func resolve(dir, p string) string {
+	if p == "" || path.IsAbs(p) || dir == "" || strings.HasPrefix(p, "~") {
+		return p
+	}
+	return path.Join(dir, p)
+}
+
+// findSubsts walks any node for command and process substitutions, which
+// run wherever they appear (arithmetic, [[ ]], array values, ...).
+func (w *walker) findSubsts(sc *scope, n syntax.Node) {
+	depth := 0
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if n == nil {
+			depth--
+			return true
+		}
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			w.cmdSubst(sc, n)
+			return false
+		case *syntax.ProcSubst:
+			w.procSubst(sc, n)
+			return false
+		}
+		depth++
+		if depth > lexicalFactor*w.opt.MaxDepth {
+			w.fail(&LimitError{Limit: "depth", Max: w.opt.MaxDepth})
+		}
+		return true
+	})
+}
+
+// substStmts walks the statements of a substitution and returns the names
+// of the commands in it, whose output the substitution yields.
+func (w *walker) substStmts(sc *scope, stmts []*syntax.Stmt, kind, via string) []string {
+	inner := w.nest(sc)
+	inner.origin = Origin{Kind: kind, Depth: sc.origin.Depth, Via: via}
+	inner.stdin = nil
+	before := len(w.execs)
+	w.stmts(inner, stmts, pipePos{})
+	var names []string
+	for _, e := range w.execs[before:] {
+		if e.Name != "" && !slices.Contains(names, e.Name) {
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}
+
+func (w *walker) cmdSubst(sc *scope, cs *syntax.CmdSubst) []string {
+	via := "$(...)"
+	if cs.Backquotes {
+		via = "`...`"
+	}
+	return w.substStmts(sc, cs.Stmts, OriginSubst, via)
+}
+
+func (w *walker) procSubst(sc *scope, ps *syntax.ProcSubst) []string {
+	return w.substStmts(sc, ps.Stmts, OriginProcSubst, ps.Op.String()+"...)")
+}
+
+// source prints a node back as shell source, for dynamic word values.
+func (w *walker) source(n syntax.Node) string {
+	var b strings.Builder
+	if err := w.printer.Print(&b, n); err != nil {
+		return "?"
+	}
+	return b.String()
+}
+
+// emit records one execution.
+func (w *walker) emit(c *cmd) {
+	w.tick()
+	e := Exec{
+		Argv:      make([]Word, len(c.argv)),
+		ExtraArgs: c.extra,
+		Wrappers:  slices.Clone(c.wrappers),
+		Assigns:   slices.Clone(c.assigns),
+		Dir:       c.dir,
+		Redirects: slices.Clone(c.redirs),
+		Origin:    c.origin,
+		Pipeline:  c.pipeline,
+		Stage:     c.stage,
+		RunsCode:  c.runs,
+		Synthetic: c.synthetic,
+		HelpOnly:  c.help,
+	}
+	for i, a := range c.argv {
+		e.Argv[i] = a.Word
+	}
+	if len(c.argv) == 0 || !c.argv[0].Static {
+		e.Dynamic = true
+	} else {
+		e.Name = baseName(c.argv[0].Value)
+	}
+	w.execs = append(w.execs, e)
+}
+
+// tick counts work against MaxExecs: every execution and every function or
+// alias expansion, so that expansions that emit nothing are bounded too.
+func (w *walker) tick() {
+	w.work++
+	if w.work > w.opt.MaxExecs {
+		w.fail(&LimitError{Limit: "execs", Max: w.opt.MaxExecs})
+	}
+}
+
+func (w *walker) addData(text, why string) int {
+	w.data = append(w.data, Data{Text: text, Why: why})
+	return len(w.data) - 1
+}
+
+// baseName is the command name without directory or leading backslash.
+func baseName(s string) string {
+	s = strings.TrimLeft(s, `\`)
+	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
+		s = s[i+1:]
+	}
+	return s
+}

@@ -1,0 +1,292 @@
+package parse
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// arg is a word with what the walker needs beyond the contract's Word.
+type arg struct {
+	Word
+	// srcs are the commands whose output is spliced into the word by a
+	// command or process substitution.
+	srcs []string
+	// subst is true when the word contains a command or process substitution.
+	subst bool
+}
+
+type wordBuf struct {
+	b      strings.Builder
+	static bool
+	srcs   []string
+	subst  bool
+}
+
+// word evaluates a word: quote removal, escapes, $'...', ~ and
+// $HOME/$PWD; substitutions in it are walked (they run).
+func (w *walker) word(sc *scope, wd *syntax.Word) arg {
+	var wb wordBuf
+	wb.static = true
+	if wd == nil {
+		return arg{Word: Word{Static: true}}
+	}
+	for i, p := range wd.Parts {
+		w.part(sc, p, &wb, i == 0, false)
+	}
+	return arg{Word: Word{Value: wb.b.String(), Static: wb.static}, srcs: wb.srcs, subst: wb.subst}
+}
+
+func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool) {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		v := p.Value
+		if dq {
+			wb.b.WriteString(unescapeDq(v))
+			return
+		}
+		if first && strings.HasPrefix(v, "~") {
+			v = w.tilde(sc, v, wb)
+		}
+		s, glob := unescapeUnquoted(v)
+		if glob || hasBraceExp(s) {
+			wb.static = false
+		}
+		wb.b.WriteString(s)
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			wb.b.WriteString(ansiC(p.Value))
+		} else {
+			wb.b.WriteString(p.Value)
+		}
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			w.part(sc, q, wb, false, true)
+		}
+	case *syntax.ParamExp:
+		if v, ok := w.knownParam(sc, p); ok {
+			wb.b.WriteString(v)
+			return
+		}
+		wb.static = false
+		w.findSubsts(sc, p)
+		wb.b.WriteString(w.source(p))
+	case *syntax.CmdSubst:
+		wb.static, wb.subst = false, true
+		wb.srcs = append(wb.srcs, w.cmdSubst(sc, p)...)
+		wb.b.WriteString(w.source(p))
+	case *syntax.ProcSubst:
+		wb.static, wb.subst = false, true
+		wb.srcs = append(wb.srcs, w.procSubst(sc, p)...)
+		wb.b.WriteString(w.source(p))
+	case *syntax.ArithmExp:
+		wb.static = false
+		w.findSubsts(sc, p)
+		wb.b.WriteString(w.source(p))
+	default: // ExtGlob, BraceExp, and anything newer
+		wb.static = false
+		w.findSubsts(sc, p)
+		wb.b.WriteString(w.source(p))
+	}
+}
+
+// knownParam resolves $HOME and $PWD (plain, no modifiers) when known.
+func (w *walker) knownParam(sc *scope, p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil ||
+		p.Repl != nil || p.Exp != nil || p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
+		return "", false
+	}
+	switch p.Param.Value {
+	case "HOME":
+		return w.opt.Home, w.opt.Home != ""
+	case "PWD":
+		return sc.dir, sc.dir != ""
+	}
+	return "", false
+}
+
+// tilde expands a leading ~ or ~/ (and ~+ to the current directory);
+// ~user stays as written and makes the word dynamic.
+func (w *walker) tilde(sc *scope, v string, wb *wordBuf) string {
+	name, rest, _ := strings.Cut(v[1:], "/")
+	if strings.Contains(v, "/") {
+		rest = "/" + rest
+	}
+	var dir string
+	switch name {
+	case "":
+		dir = w.opt.Home
+	case "+":
+		dir = sc.dir
+	}
+	if dir == "" {
+		wb.static = false
+		return v
+	}
+	return dir + rest
+}
+
+// unescapeUnquoted removes backslashes from unquoted text and reports
+// unescaped glob characters (the shell would expand them).
+func unescapeUnquoted(s string) (string, bool) {
+	if !strings.ContainsAny(s, `\*?[`) {
+		return s, false
+	}
+	var b strings.Builder
+	glob := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			i++
+			if s[i] != '\n' {
+				b.WriteByte(s[i])
+			}
+			continue
+		case c == '*' || c == '?' || c == '[':
+			glob = true
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), glob
+}
+
+// hasBraceExp reports text the shell would brace-expand ({a,b}, {1..3}).
+func hasBraceExp(s string) bool {
+	i := strings.IndexByte(s, '{')
+	if i < 0 {
+		return false
+	}
+	j := strings.IndexByte(s[i:], '}')
+	if j < 0 {
+		return false
+	}
+	in := s[i : i+j]
+	return strings.Contains(in, ",") || strings.Contains(in, "..")
+}
+
+// unescapeDq removes the backslashes that double quotes remove.
+func unescapeDq(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes the body of a $'...' string.
+func ansiC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case '\\', '\'', '"', '?':
+			b.WriteByte(e)
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if e == 'x' {
+				b.WriteByte(byte(n))
+			} else if r := rune(n); utf8.ValidRune(r) {
+				b.WriteRune(r)
+			}
+			i = j - 1
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		default:
+			if e >= '0' && e <= '7' {
+				j := i
+				for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+					j++
+				}
+				n, _ := strconv.ParseUint(s[i:j], 8, 16)
+				b.WriteByte(byte(n))
+				i = j - 1
+				continue
+			}
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// words converts args for emitting.
+func joinArgs(args []arg) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a.Value)
+	}
+	return b.String()
+}
+
+func allStatic(args []arg) bool {
+	for _, a := range args {
+		if !a.Static {
+			return false
+		}
+	}
+	return true
+}
+
+func argSrcs(args []arg) []string {
+	var out []string
+	for _, a := range args {
+		out = append(out, a.srcs...)
+	}
+	return out
+}
