@@ -1,0 +1,374 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/outcome"
+	"github.com/sentinel-guard/sentinel/protocol"
+	"github.com/sentinel-guard/sentinel/seal"
+)
+
+// protocolArtifactKind names protocol files in sealed artifact statements.
+const protocolArtifactKind = "protocol"
+
+func init() {
+	proto := &cobra.Command{
+		Use:   "protocol",
+		Short: "Pre-registered predictions: seal them before the reading, check them after",
+		Long: `A protocol file (TOML, see docs/protocol.md) states in advance what the
+operator expects the sentinel's numbers to be on a reading date, which
+catalog it was written against, and which register entries every rule
+change must keep denying (the must-keep list, also read by replay).
+
+  sentinel protocol seal FILE    seal the file's sha256 in Rekor now
+  sentinel protocol check FILE   read each prediction: held, missed or
+                                 not_measurable (never counted as held)`,
+		Example: `  sentinel protocol seal testdata/protocol/week12.toml
+  sentinel protocol check testdata/protocol/week12.toml --stops stops.json`,
+	}
+	root.AddCommand(proto)
+
+	var rekorURL string
+	var sJSON bool
+	sealCmd := &cobra.Command{
+		Use:   "seal FILE",
+		Short: "Seal a protocol file's hash in Rekor with the operator key",
+		Long: `seal checks the protocol file, then signs a statement naming its sha256
+("sentinel artifact v1 / kind protocol / sha256 ... / time ...") with the
+operator key and uploads it to Rekor. Anyone holding the file can then check
+that it existed, unchanged, before the reading date. The Rekor answer is
+kept with the register's seals; 'sentinel protocol check' reports it.
+
+Exit codes: 0 sealed, 3 usage or an invalid protocol file, 4 no key, no
+register, or Rekor unreachable (the seal is kept as pending).`,
+		Example: `  sentinel protocol seal protocol.toml
+  SENTINEL_REKOR_URL=http://localhost:3000 sentinel protocol seal protocol.toml`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := protocol.Load(args[0]); err != nil {
+				return fail(exitUsage, "%v", err)
+			}
+			sum, err := fileSHA256(args[0])
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			keyPath, err := paths.KeyPath()
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			key, err := seal.LoadKey(keyPath)
+			if err != nil {
+				return fail(exitError, "signing key: %v (create one with 'sentinel keygen')", err)
+			}
+			r, err := protoOpenRegister(false)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			if rekorURL == "" {
+				rekorURL = os.Getenv("SENTINEL_REKOR_URL")
+			}
+			rec, err := seal.SealArtifact(context.Background(), r.DB(), seal.Options{RekorURL: rekorURL, Key: key},
+				protocolArtifactKind, sum)
+			if err != nil {
+				return fail(exitError, "sealing %s: %v", args[0], err)
+			}
+			if sJSON {
+				return protoJSON(cmd.OutOrStdout(), map[string]any{"file": args[0], "sha256": sum, "seal": rec})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "sealed %s\n  sha256 %s\n  rekor %s entry %s\n", args[0], sum, rec.RekorURL, rec.RekorUUID)
+			return nil
+		},
+	}
+	sealCmd.Flags().StringVar(&rekorURL, "rekor", "", "Rekor URL (default $SENTINEL_REKOR_URL, else the public-good log)")
+	sealCmd.Flags().BoolVar(&sJSON, "json", false, "print the seal record as JSON")
+	proto.AddCommand(sealCmd)
+
+	var at, stopsPath string
+	var cJSON bool
+	check := &cobra.Command{
+		Use:   "check FILE",
+		Short: "Read each prediction as of its reading date: held, missed, not_measurable",
+		Long: `check reads every prediction of a protocol file on the data as of its
+reading date: register entries (decisions and grades) with a time up to the
+end of that day (UTC), and the census (--stops stops.json) for the harness's
+stops and the human cell. A prediction is held, missed (printed as a miss,
+with the measured value) or not_measurable (with the reason). Not
+measurable is never counted as held.
+
+A prediction whose reading date has not come is not measurable; --at DATE
+reads everything as of DATE instead (an interim reading is marked so).
+check also says whether the file was sealed before the reading, and whether
+the running catalog is the one the file was written against.
+
+Exit codes: 0 no prediction missed, 1 at least one missed, 3 usage or an
+invalid file, 4 the register or stops.json could not be read.`,
+		Example: `  sentinel protocol check protocol.toml --stops stops.json
+  sentinel protocol check protocol.toml --at 2026-12-01 --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := protocol.Load(args[0])
+			if err != nil {
+				return fail(exitUsage, "%v", err)
+			}
+			var atT time.Time
+			if at == "today" {
+				atT = time.Now().UTC()
+			} else if at != "" {
+				if atT, err = time.Parse(protocol.DateLayout, at); err != nil {
+					return fail(exitUsage, "--at %q: want a date YYYY-MM-DD or today", at)
+				}
+			}
+			var stops *protocol.Stops
+			if stopsPath != "" {
+				if stops, err = readStops(stopsPath); err != nil {
+					return fail(exitError, "%v", err)
+				}
+			}
+			r, err := protoOpenRegister(true)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			rep, err := protocol.Check(f, outcome.Entries(r), stops, atT, time.Now())
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			out := checkOutput{File: args[0], CheckReport: rep,
+				CatalogVersion: f.CatalogVersion, RunningCatalogVersion: hook.CatalogVersion,
+				CatalogHash: f.CatalogHash, RunningCatalogHash: hook.CatalogHash()}
+			out.CatalogMatches = out.CatalogVersion == out.RunningCatalogVersion && out.CatalogHash == out.RunningCatalogHash
+			out.Seal = protocolSealStatus(r.DB(), args[0])
+			w := cmd.OutOrStdout()
+			if cJSON {
+				if err := protoJSON(w, out); err != nil {
+					return err
+				}
+			} else {
+				printCheck(w, &out)
+			}
+			if rep.Missed > 0 {
+				return exitCode(exitFailure)
+			}
+			return nil
+		},
+	}
+	check.Flags().StringVar(&at, "at", "", "read every prediction as of DATE (YYYY-MM-DD, or today) instead of its reading date")
+	check.Flags().StringVar(&stopsPath, "stops", "", "the census stops.json, for harness stops and the human cell")
+	check.Flags().BoolVar(&cJSON, "json", false, "print as JSON")
+	proto.AddCommand(check)
+}
+
+func init() {
+	var note string
+	keep := &cobra.Command{
+		Use:   "keep SEQ...",
+		Short: "Print must-keep lines (SEQ COMMITMENT) for register entries",
+		Long: `keep prints one must-keep line per entry, "SEQ COMMITMENT # note", taken from
+the register, ready for a must-keep file (sentinel replay --must-keep); a
+protocol file takes the same seq and commitment as [[must_keep]] tables.
+Only denied decisions can be kept: the gate asks that they stay denied.
+
+Exit codes: 0 printed, 1 an entry does not exist or is not a deny, 3 usage,
+4 the register could not be read.`,
+		Example: `  sentinel protocol keep 412 415 > keep.txt
+  sentinel replay --must-keep keep.txt`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := protoOpenRegister(true)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			w := cmd.OutOrStdout()
+			for _, a := range args {
+				var seq int64
+				if _, err := fmt.Sscan(a, &seq); err != nil || seq < 1 || fmt.Sprint(seq) != a {
+					return fail(exitUsage, "%q is not a register sequence number", a)
+				}
+				e, err := r.Get(seq)
+				if err != nil {
+					return fail(exitFailure, "%v", err)
+				}
+				if !protocol.IsFlag(*e) || e.Decision != "deny" {
+					return fail(exitFailure, "entry %d is not a deny (%s %s): only denies can be kept", seq, e.Kind, e.Decision)
+				}
+				n := note
+				if n == "" {
+					mode := "attended"
+					if !e.Attended {
+						mode = "unattended"
+					}
+					n = fmt.Sprintf("%s %s, %s", e.Tool, strings.Join(e.Rules, ","), mode)
+				}
+				fmt.Fprintf(w, "%d %s # %s\n", seq, e.Commitment, n)
+			}
+			return nil
+		},
+	}
+	keep.Flags().StringVar(&note, "note", "", "note for every line (default: tool, rules and mode)")
+	for _, c := range root.Commands() {
+		if c.Name() == "protocol" {
+			c.AddCommand(keep)
+		}
+	}
+}
+
+type checkOutput struct {
+	File                  string `json:"file"`
+	CatalogVersion        string `json:"catalog_version"`
+	CatalogHash           string `json:"catalog_hash"`
+	RunningCatalogVersion string `json:"running_catalog_version"`
+	RunningCatalogHash    string `json:"running_catalog_hash"`
+	CatalogMatches        bool   `json:"catalog_matches"`
+	Seal                  string `json:"seal"`
+	*protocol.CheckReport
+}
+
+func fileSHA256(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// protocolSealStatus says whether the register's seals hold a sealed
+// statement for this file's exact bytes, and when Rekor integrated it.
+func protocolSealStatus(db *sql.DB, path string) string {
+	sum, err := fileSHA256(path)
+	if err != nil {
+		return "unknown: " + err.Error()
+	}
+	recs, err := seal.Records(db, seal.SubjectArtifact)
+	if err != nil {
+		return "not sealed (no seals in this register)"
+	}
+	want := fmt.Sprintf("%s\nkind %s\nsha256 %s\n", seal.ArtifactHeader, protocolArtifactKind, sum)
+	status := "not sealed: run 'sentinel protocol seal' before the reading"
+	for _, rec := range recs {
+		if !strings.HasPrefix(rec.Checkpoint, want) {
+			continue
+		}
+		if rec.Status != seal.StatusSealed {
+			status = "sealing pending (Rekor not reached yet): run 'sentinel protocol seal' again"
+			continue
+		}
+		when := rec.SealedAt.UTC().Format(time.RFC3339)
+		if e, err := rec.Entry(); err == nil && e.IntegratedTime != nil {
+			when = time.Unix(*e.IntegratedTime, 0).UTC().Format(time.RFC3339)
+		}
+		return fmt.Sprintf("sealed in Rekor entry %s, integrated %s (sha256 %s)", rec.RekorUUID, when, sum)
+	}
+	return status
+}
+
+func printCheck(w io.Writer, o *checkOutput) {
+	fmt.Fprintf(w, "protocol %s\n  seal: %s\n", o.File, o.Seal)
+	if !o.CatalogMatches {
+		fmt.Fprintf(w, "  note: written against catalog %s (%s); this sentinel runs %s (%s)\n",
+			o.CatalogVersion, o.CatalogHash, o.RunningCatalogVersion, o.RunningCatalogHash)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tPREDICTION\tREADING\tAS OF\tSTATUS\tMEASURED")
+	for _, r := range o.Results {
+		status := r.Status
+		if status == protocol.Missed {
+			status = "MISSED"
+		}
+		asOf := r.AsOf
+		if r.Interim {
+			asOf += " (interim)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Statement, r.Reading, asOf, status, measured(r.Measured))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "held %d, missed %d, not measurable %d (not measurable is never counted as held)\n",
+		o.Held, o.Missed, o.NotMeasurable)
+}
+
+// measured renders a measure: the value with its basis, or why there is none.
+func measured(m protocol.Measure) string {
+	switch {
+	case m.Bool != nil:
+		return fmt.Sprintf("%t (%s)", *m.Bool, m.Basis)
+	case m.Value != nil:
+		return fmt.Sprintf("%.4g (%s)", *m.Value, m.Basis)
+	}
+	return "null: " + m.Reason
+}
+
+// stopsJSON is the part of the census stops.json the predictions read.
+type stopsJSON struct {
+	SchemaVersion string `json:"schema_version"`
+	ToolCalls     *struct {
+		Count int64 `json:"count"`
+	} `json:"tool_calls"`
+	Stops *struct {
+		Classifier      struct{ Total int64 } `json:"classifier"`
+		PermissionRules struct{ Total int64 } `json:"permission_rules"`
+		NoHumanMode     struct{ Total int64 } `json:"no_human_mode"`
+		Human           *struct {
+			Value  *int64 `json:"value"`
+			Reason string `json:"reason"`
+		} `json:"human"`
+	} `json:"stops"`
+	Rates map[string]struct {
+		Value *float64 `json:"value"`
+		Basis string   `json:"basis"`
+	} `json:"rates"`
+}
+
+// harnessRateKey is the census rate of the harness's own stops.
+const harnessRateKey = "harness_stops_per_100_tool_calls"
+
+// readStops reads what predictions need from a census stops.json.
+func readStops(path string) (*protocol.Stops, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var sj stopsJSON
+	if err := json.Unmarshal(data, &sj); err != nil {
+		return nil, fmt.Errorf("%s: not a census stops.json: %v", path, err)
+	}
+	if sj.SchemaVersion == "" || sj.Stops == nil {
+		return nil, errors.New(path + ": not a census stops.json (no schema_version or stops)")
+	}
+	s := &protocol.Stops{Source: path}
+	if rate, ok := sj.Rates[harnessRateKey]; ok {
+		s.HarnessStopsPer100Calls = rate.Value
+		s.HarnessReason = rate.Basis
+	} else if sj.ToolCalls != nil && sj.ToolCalls.Count > 0 {
+		// The harness's own stops: its classifier, the permission rules and
+		// the modes where no human can answer; per 100 distinct tool calls
+		// (an upper bound on calls, so the rate is a lower bound).
+		n := sj.Stops.Classifier.Total + sj.Stops.PermissionRules.Total + sj.Stops.NoHumanMode.Total
+		v := 100 * float64(n) / float64(sj.ToolCalls.Count)
+		s.HarnessStopsPer100Calls = &v
+	} else {
+		s.HarnessReason = "stops.json counts no tool calls"
+	}
+	if h := sj.Stops.Human; h != nil {
+		measuredCell := h.Value != nil
+		s.HumanCellMeasured = &measuredCell
+		s.HumanReason = h.Reason
+	}
+	return s, nil
+}
