@@ -124,9 +124,15 @@ var funcs = template.FuncMap{
 		}
 		return strconv.FormatFloat(*v, 'f', 2, 64)
 	},
-	"str": func(v *string) string {
+	"since": func(v *string) string {
 		if v == nil {
-			return "open"
+			return "the first record"
+		}
+		return *v
+	},
+	"until": func(v *string) string {
+		if v == nil {
+			return "the last"
 		}
 		return *v
 	},
@@ -154,7 +160,7 @@ tr.apart td{color:#57606a}.null{color:#8c959f}
 svg text{font:13px system-ui,sans-serif;fill:#1b1f24}
 </style></head><body>
 <h1>Who stopped the agent</h1>
-<p class="meta">Census generated {{.R.GeneratedAt}} by {{.R.Generator}} · window {{str .R.Window.Since}} to {{str .R.Window.Until}} · schema {{.R.SchemaVersion}}</p>
+<p class="meta">Census generated {{.R.GeneratedAt}} by {{.R.Generator}} · window from {{since .R.Window.Since}} to {{until .R.Window.Until}} · schema {{.R.SchemaVersion}}</p>
 <p>{{.R.ToolCalls.Count}} tool calls (an <b>upper bound</b>), {{.R.Stops.Total}} stops recognised:
 <b>{{rate (index .R.Rates "stops_per_100_tool_calls").Value}}</b> stops per 100 tool calls, a <b>lower bound</b>.
 Read from {{.R.Sources.TranscriptFiles}} transcript files ({{.R.Sources.SubagentFiles}} of subagents), {{.R.Sources.Records}} records, {{.R.Sources.UnreadableLines}} unreadable lines skipped; register {{.R.Sources.Register}}.</p>

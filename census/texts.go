@@ -70,6 +70,9 @@ func finish(r *Report) {
 		return rt
 	}
 	r.Rates["stops_per_100_tool_calls"] = per100(st.Total)
+	// The harness's own stops (classifier, rules, no-human modes): the
+	// protocol's predictions read this key.
+	r.Rates["harness_stops_per_100_tool_calls"] = per100(st.Classifier.Total + st.PermissionRules.Total + st.NoHumanMode.Total)
 	r.Rates["classifier_per_100_tool_calls"] = per100(st.Classifier.Total)
 	r.Rates["permission_rules_per_100_tool_calls"] = per100(st.PermissionRules.Total)
 	r.Rates["no_human_mode_per_100_tool_calls"] = per100(st.NoHumanMode.Total)

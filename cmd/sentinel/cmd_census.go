@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sentinel-guard/sentinel/census"
+	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/internal/version"
+	"github.com/sentinel-guard/sentinel/outcome"
+	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/seal"
+)
+
+// censusArtifactKind names stops.json files in sealed artifact statements.
+const censusArtifactKind = "census"
+
+func init() {
+	var (
+		transcripts          []string
+		since, until         string
+		out, page, ci, regAt string
+		noRegister, doSeal   bool
+		asJSON               bool
+		rekorURL             string
+	)
+	cmd := &cobra.Command{
+		Use:   "census",
+		Short: "Count who stopped the agent: write the count-only stops.json (and its page)",
+		Long: `census reads Claude Code's transcripts (main sessions and subagents) and the
+operator's register, and writes stops.json: how many tool calls there were
+(an upper bound) and how many were stopped, by who stopped them: the
+harness's auto-mode classifier, the operator's permission rules, modes in
+which no human could answer, this sentinel (by its fixed reason marker,
+cross-checked against the register by tool_use_id), other hooks, and the
+user at the permission prompt. CI gates are counted apart from a --ci file;
+the human's oversight in conversation leaves no record and is null, never 0.
+
+Count-only: no command, path or message is ever written. A call stopped by
+a permission rule is analysed in memory and only its class (inline_code,
+git_history, package_install, network, file_write, file_read, other) is
+kept. The output is checked against its JSON Schema before it is written.
+
+Window: --since (inclusive) and --until (exclusive) take a date
+(2026-11-01, midnight UTC) or an RFC 3339 time, and apply to each record's
+own timestamp.
+
+--ci FILE is JSON Lines, one gate run per line:
+  {"time":"2026-11-05T10:00:00Z","gate":"lint","result":"fail"}
+(result pass or fail; gate names are read but never written).
+
+--seal signs a statement naming the sha256 of the stops.json just written
+with the operator key and uploads it to Rekor; the record is kept beside
+the register's seals, so a published stops.json can be checked.
+
+Exit codes: 0 written, 3 usage, 4 could not read the transcripts, the
+register or the CI file, write the output, or seal it.`,
+		Example: `  sentinel census
+  sentinel census --since 2026-11-01 --until 2026-12-01 --out stops.json --html stops.html
+  sentinel census --transcripts ~/.claude/projects --transcripts /mnt/old/projects --ci ci.jsonl
+  sentinel census --out - --no-register | jq .stops
+  sentinel census --seal`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o := census.Options{Generator: "sentinel " + version.Version, RuleClass: hook.ClassOf, CI: ci}
+			var err error
+			if o.Since, err = parseCensusTime("--since", since); err != nil {
+				return err
+			}
+			if o.Until, err = parseCensusTime("--until", until); err != nil {
+				return err
+			}
+			if !o.Since.IsZero() && !o.Until.IsZero() && !o.Until.After(o.Since) {
+				return fail(exitUsage, "--until must be after --since")
+			}
+			if doSeal && out == "-" {
+				return fail(exitUsage, "--seal needs a file: --out - cannot be sealed")
+			}
+			o.TranscriptDirs = transcripts
+			if len(o.TranscriptDirs) == 0 {
+				def := outcome.DefaultTranscriptDir(paths.Home())
+				if _, err := os.Stat(def); err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: no transcripts at %s: counting the register only\n", def)
+				} else {
+					o.TranscriptDirs = []string{def}
+				}
+			}
+			regPath := regAt
+			if regPath == "" && !noRegister {
+				if regPath, err = paths.RegisterPath(); err != nil {
+					return fail(exitError, "%v", err)
+				}
+			}
+			if regPath != "" {
+				reg, err := register.OpenReadOnly(regPath)
+				switch {
+				case errors.Is(err, register.ErrNotExist) && regAt == "":
+					fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: no register at %s: its cells are null\n", regPath)
+				case err != nil:
+					return fail(exitError, "%v", err)
+				default:
+					defer reg.Close()
+					o.Register = outcome.Entries(reg)
+				}
+			}
+
+			rep, err := census.Run(o)
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			var js bytes.Buffer
+			if err := rep.WriteJSON(&js); err != nil {
+				return fail(exitError, "%v", err)
+			}
+			if err := census.Validate(js.Bytes()); err != nil {
+				return fail(exitError, "refusing to write: %v", err)
+			}
+			if out == "-" {
+				_, err = cmd.OutOrStdout().Write(js.Bytes())
+			} else {
+				err = writeFileAtomic(out, js.Bytes())
+			}
+			if err != nil {
+				return fail(exitError, "writing %s: %v", out, err)
+			}
+			if page != "" {
+				var h bytes.Buffer
+				if err := rep.WriteHTML(&h); err != nil {
+					return fail(exitError, "%v", err)
+				}
+				if err := writeFileAtomic(page, h.Bytes()); err != nil {
+					return fail(exitError, "writing %s: %v", page, err)
+				}
+			}
+			sum := sha256.Sum256(js.Bytes())
+			hexSum := hex.EncodeToString(sum[:])
+			if out == "-" {
+				return nil
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				_, err := w.Write(js.Bytes())
+				if err != nil || !doSeal {
+					return err
+				}
+				w = cmd.ErrOrStderr()
+			} else {
+				printCensus(w, rep, out, page, hexSum)
+			}
+			if !doSeal {
+				return nil
+			}
+			return sealCensus(w, regPath, out, hexSum, rekorURL)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&transcripts, "transcripts", nil, "transcript directory, searched recursively; repeatable (default $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)")
+	f.StringVar(&since, "since", "", "count records at or after this date or RFC 3339 time")
+	f.StringVar(&until, "until", "", "count records before this date or RFC 3339 time")
+	f.StringVarP(&out, "out", "o", "stops.json", "where to write stops.json ('-': stdout)")
+	f.StringVar(&page, "html", "", "also write the self-contained HTML page here")
+	f.StringVar(&ci, "ci", "", "JSON Lines file of CI gate runs (see above); without it CI is null")
+	f.StringVar(&regAt, "register", "", "register database (default the operator's)")
+	f.BoolVar(&noRegister, "no-register", false, "do not read a register (its cells are null)")
+	f.BoolVar(&doSeal, "seal", false, "seal the sha256 of the written stops.json in Rekor with the operator key")
+	f.StringVar(&rekorURL, "rekor", "", "Rekor URL for --seal (default $SENTINEL_REKOR_URL, else the public-good log)")
+	f.BoolVar(&asJSON, "json", false, "print stops.json to stdout as well")
+	cmd.MarkFlagsMutuallyExclusive("register", "no-register")
+	root.AddCommand(cmd)
+}
+
+// parseCensusTime reads a date (midnight UTC) or an RFC 3339 time.
+func parseCensusTime(flag, s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC(), nil
+	}
+	return time.Time{}, fail(exitUsage, "%s %q: want a date (2026-11-01) or an RFC 3339 time (2026-11-01T08:00:00Z)", flag, s)
+}
+
+// writeFileAtomic writes through a temporary file and a rename, so that a
+// reader never sees half a stops.json.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+func printCensus(w io.Writer, r *census.Report, out, page, sum string) {
+	cell := func(v *int64) string {
+		if v == nil {
+			return "—"
+		}
+		return fmt.Sprint(*v)
+	}
+	rate := func(k string) string {
+		if v := r.Rates[k].Value; v != nil {
+			return fmt.Sprintf("%.2f", *v)
+		}
+		return "—"
+	}
+	st := r.Stops
+	fmt.Fprintf(w, "census of %d transcript files (%d unreadable lines skipped), register %s\n",
+		r.Sources.TranscriptFiles, r.Sources.UnreadableLines, r.Sources.Register)
+	fmt.Fprintf(w, "tool calls %d (upper bound), stops %d: %s per 100 calls (lower bound)\n\n",
+		r.ToolCalls.Count, st.Total, rate("stops_per_100_tool_calls"))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "STOPPER\tSTOPS\tPER 100 CALLS")
+	for _, x := range []struct {
+		name string
+		n    *int64
+		rate string
+	}{
+		{"classifier", &st.Classifier.Total, "classifier"},
+		{"permission rules", &st.PermissionRules.Total, "permission_rules"},
+		{"no-human mode", &st.NoHumanMode.Total, "no_human_mode"},
+		{"sentinel", &st.Sentinel.Total, "sentinel"},
+		{"other hooks", &st.OtherHooks.Total, "other_hooks"},
+		{"user (prompt)", &st.User.Total, "user"},
+	} {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", x.name, cell(x.n), rate(x.rate+"_per_100_tool_calls"))
+	}
+	var ciCell *int64
+	if st.CI != nil {
+		ciCell = &st.CI.Failed
+	}
+	fmt.Fprintf(tw, "CI gates, failed (apart)\t%s\t—\n", cell(ciCell))
+	fmt.Fprintf(tw, "human in conversation\t%s\t—\n", cell(st.Human.Value))
+	tw.Flush()
+	var nm []string
+	for _, n := range r.NotMeasured {
+		nm = append(nm, n.Key)
+	}
+	fmt.Fprintf(w, "\nnot measured: %s\nwrote %s (sha256 %s)\n", strings.Join(nm, ", "), out, sum)
+	if page != "" {
+		fmt.Fprintf(w, "wrote %s\n", page)
+	}
+}
+
+// sealCensus seals the written file's sha256 with the operator key and
+// keeps the record beside the register's seals.
+func sealCensus(w io.Writer, regPath, out, sum, rekorURL string) error {
+	if regPath == "" {
+		return fail(exitUsage, "--seal keeps the seal beside the register: it cannot be used with --no-register")
+	}
+	keyPath, err := paths.KeyPath()
+	if err != nil {
+		return fail(exitError, "%v", err)
+	}
+	key, err := seal.LoadKey(keyPath)
+	if err != nil {
+		return fail(exitError, "signing key: %v (create one with 'sentinel keygen')", err)
+	}
+	reg, err := register.Open(regPath)
+	if err != nil {
+		return fail(exitError, "%v", err)
+	}
+	defer reg.Close()
+	if rekorURL == "" {
+		rekorURL = os.Getenv("SENTINEL_REKOR_URL")
+	}
+	rec, err := seal.SealArtifact(context.Background(), reg.DB(), seal.Options{RekorURL: rekorURL, Key: key}, censusArtifactKind, sum)
+	if err != nil {
+		return fail(exitError, "sealing %s: %v (the seal is kept as pending)", out, err)
+	}
+	fmt.Fprintf(w, "sealed %s\n  sha256 %s\n  rekor %s entry %s\n", out, sum, rec.RekorURL, rec.RekorUUID)
+	return nil
+}
