@@ -20,7 +20,8 @@ type walker struct {
 	pipes    int          // pipelines numbered so far
 	funcs    map[string]*syntax.Stmt
 	aliases  map[string]string
-	active   map[string]bool // functions and aliases being expanded
+	active   map[string]bool     // functions and aliases being expanded
+	varSrcs  map[string][]string // variables assigned from command output, by name
 	printer  *syntax.Printer
 }
 
@@ -31,6 +32,7 @@ func newWalker(opt Options) *walker {
 		funcs:    map[string]*syntax.Stmt{},
 		aliases:  map[string]string{},
 		active:   map[string]bool{},
+		varSrcs:  map[string][]string{},
 		printer:  syntax.NewPrinter(syntax.Minify(false)),
 	}
 }
@@ -231,7 +233,9 @@ func flatten(s *syntax.Stmt, ops ...syntax.BinCmdOperator) []*syntax.Stmt {
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if b, ok := x.Cmd.(*syntax.BinaryCmd); ok && slices.Contains(ops, b.Op) && len(x.Redirs) == 0 && !x.Background {
+		// The root is always split (the caller handles its own flags);
+		// an operand with redirects or & of its own is walked as a unit.
+		if b, ok := x.Cmd.(*syntax.BinaryCmd); ok && slices.Contains(ops, b.Op) && (x == s || len(x.Redirs) == 0 && !x.Background) {
 			stack = append(stack, b.Y, b.X)
 			continue
 		}
@@ -324,7 +328,11 @@ func (w *walker) assign(sc *scope, as *syntax.Assign) Assign {
 	}
 	switch {
 	case as.Value != nil:
-		a.Value = w.word(sc, as.Value).Word
+		v := w.word(sc, as.Value)
+		a.Value = v.Word
+		if len(v.srcs) > 0 && a.Name != "" {
+			w.varSrcs[a.Name] = v.srcs
+		}
 	case as.Array != nil:
 		w.findSubsts(sc, as.Array)
 		a.Value = Word{Value: w.source(as.Array)}

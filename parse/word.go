@@ -72,6 +72,10 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 		}
 		wb.static = false
 		w.findSubsts(sc, p)
+		if p.Param != nil {
+			// X=$(curl ...); eval "$X": the code is curl's output.
+			wb.srcs = append(wb.srcs, w.varSrcs[p.Param.Value]...)
+		}
 		wb.b.WriteString(w.source(p))
 	case *syntax.CmdSubst:
 		wb.static, wb.subst = false, true
