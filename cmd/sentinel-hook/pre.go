@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -132,7 +133,9 @@ func judge(r *result, stdin io.Reader, getenv func(string) string) {
 			r.hit = errorHit(r.failures)
 		}
 		r.entry.Kind = register.KindError
-		r.entry.Rules = append(r.entry.Rules, errorRule)
+		if !slices.Contains(r.entry.Rules, errorRule) {
+			r.entry.Rules = append(r.entry.Rules, errorRule)
+		}
 	}
 	r.entry.Decision = r.verdict.String()
 	r.entry.Attended = !r.unattended
@@ -269,7 +272,7 @@ func errorHit(failures []string) hook.Hit {
 		Class:       "error",
 		Severity:    "high",
 		Reason:      "the guard could not judge or register this call (" + strings.Join(failures, "; ") + ").",
-		Alternative: "Check the call by hand; run `sentinel doctor` to find the cause.",
+		Alternative: "check the call by hand; run `sentinel doctor` to find the cause.",
 	}
 }
 

@@ -75,7 +75,8 @@ func (c demoCall) label() string {
 	if c.Raw != "" {
 		return "(malformed JSON payload)"
 	}
-	return c.Tool + ": " + shortInput(c.Input, 52)
+	in := strings.NewReplacer("{{HOME}}", "~", "{{PROJ}}", "~/proj").Replace(string(c.Input))
+	return c.Tool + ": " + shortInput([]byte(in), 52)
 }
 
 // findHook locates the sentinel-hook the demo runs: $SENTINEL_HOOK, beside

@@ -106,7 +106,7 @@ func checkHook(rep *doctorReport, files []loadedSettings, h ourHook, missing str
 	found := false
 	for _, f := range files {
 		for _, c := range commandHooks(f.obj, h.Event) {
-			if !h.recognises(c.Command) {
+			if !h.recognises(c.Command, "") {
 				continue
 			}
 			where := fmt.Sprintf("%s settings %s", f.Scope, f.Path)

@@ -30,10 +30,12 @@ var (
 	allOurHooks    = []ourHook{preHook, postHook, sessionEndHook}
 )
 
-// recognises reports whether a hook command is this hook.
-func (h ourHook) recognises(command string) bool {
+// recognises reports whether a hook command is this hook: its program is
+// named like ours or is exe (an install with --hook-path may name it
+// otherwise), with our arguments.
+func (h ourHook) recognises(command, exe string) bool {
 	w := commandWords(command)
-	return len(w) > 0 && filepath.Base(w[0]) == h.Program && slices.Equal(w[1:], h.Args)
+	return len(w) > 0 && (filepath.Base(w[0]) == h.Program || exe != "" && w[0] == exe) && slices.Equal(w[1:], h.Args)
 }
 
 func (h ourHook) command(exe string) string {
@@ -81,7 +83,7 @@ func eventGroups(o *jobject, event string) (*jobject, []any) {
 // removeHook deletes every hook h recognises from o and returns one summary
 // line per removal. Groups left empty, and events and "hooks" left empty,
 // are removed too.
-func removeHook(o *jobject, h ourHook) []string {
+func removeHook(o *jobject, h ourHook, exe string) []string {
 	hooks, groups := eventGroups(o, h.Event)
 	if groups == nil {
 		return nil
@@ -104,7 +106,7 @@ func removeHook(o *jobject, h ourHook) []string {
 		for _, e := range list {
 			if eobj, ok := e.(*jobject); ok {
 				c, _ := eobj.get("command")
-				if cs, _ := c.(string); eobj.vals["type"] == "command" && h.recognises(cs) {
+				if cs, _ := c.(string); eobj.vals["type"] == "command" && h.recognises(cs, exe) {
 					changes = append(changes, fmt.Sprintf("- hooks.%s: %s", h.Event, settingsCompact(eobj)))
 					continue
 				}
@@ -136,7 +138,7 @@ func removeHook(o *jobject, h ourHook) []string {
 func installed(o *jobject, h ourHook, exe string, timeout int) bool {
 	n, exact := 0, false
 	for _, c := range commandHooks(o, h.Event) {
-		if !h.recognises(c.Command) {
+		if !h.recognises(c.Command, exe) {
 			continue
 		}
 		n++
@@ -154,7 +156,7 @@ func addHook(o *jobject, h ourHook, exe string, timeout int) []string {
 	if installed(o, h, exe, timeout) {
 		return nil
 	}
-	changes := removeHook(o, h)
+	changes := removeHook(o, h, exe)
 	hv, _ := o.get("hooks")
 	hooks, ok := hv.(*jobject)
 	if !ok {
@@ -342,7 +344,7 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			}
 			var changes []string
 			for _, h := range allOurHooks {
-				changes = append(changes, removeHook(o, h)...)
+				changes = append(changes, removeHook(o, h, "")...)
 			}
 			return applySettings(cmd.OutOrStdout(), "no sentinel hooks in this file", f, o, exists, changes, uDryRun)
 		},

@@ -10,7 +10,7 @@ package main
 //
 //	jsonpath [!] FILE PATH [VALUE]   FILE ("stdout"/"stderr" for the last
 //	                                 command's) is JSON; PATH is dot separated
-//	                                 (keys, array indices, "#" for length);
+//	                                 (keys, array indices, "len" for length);
 //	                                 without VALUE it checks PATH exists.
 //	holdlock DB SECONDS READYFILE    (exec, usually in background with &)
 //	                                 takes SQLite's exclusive lock on DB,
@@ -135,14 +135,14 @@ func cmdJSONPath(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// lookupJSON follows a dot-separated path; "#" yields an array's or
+// lookupJSON follows a dot-separated path; "len" yields an array's or
 // object's length. Scalars are rendered as JSON without string quotes.
 func lookupJSON(v any, path string) (string, bool) {
 	if path != "." && path != "" {
 		for _, k := range strings.Split(path, ".") {
 			switch x := v.(type) {
 			case map[string]any:
-				if k == "#" {
+				if _, has := x[k]; !has && k == "len" {
 					v = float64(len(x))
 					continue
 				}
@@ -152,7 +152,7 @@ func lookupJSON(v any, path string) (string, bool) {
 				}
 				v = next
 			case []any:
-				if k == "#" {
+				if k == "len" {
 					v = float64(len(x))
 					continue
 				}
