@@ -178,6 +178,10 @@ func (w *walker) callDefined(sc *scope, c *cmd, name string) bool {
 		inner.origin = Origin{Kind: OriginFunction, Depth: sc.origin.Depth, Via: key}
 		inner.stdin = c.stdin
 		w.stmt(inner, body, pipePos{n: c.pipeline, stage: c.stage, stdin: c.stdin})
+		if c.pipeline == 0 {
+			// A function runs in the calling shell: its cd and assignments last.
+			sc.dir, sc.assigns = inner.dir, inner.assigns
+		}
 		return true
 	}
 	if text, ok := w.aliases[name]; ok {

@@ -301,7 +301,7 @@ func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o 
 	inner.stdin = nil
 	if kind != "shell" {
 		if len(items) == 0 {
-			return
+			items = []codeItem{{val: exprText(rest)}} // a path computed at run time
 		}
 		flags := []string{}
 		switch kind {
@@ -327,7 +327,7 @@ func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o 
 	switch {
 	case len(items) == 0:
 		// Not readable (a variable, a concatenation): code we cannot judge.
-		inner.argv = []arg{{Word: Word{Value: firstLine(rest), Static: false}}}
+		inner.argv = []arg{{Word: Word{Value: exprText(rest), Static: false}}}
 		inner.runs = &DynamicCode{How: "interpreter"}
 		w.emit(&inner)
 	case items[0].isList:
@@ -369,14 +369,26 @@ func listArgv(list []codeItem) []arg {
 	return out
 }
 
-func firstLine(s string) string {
-	if i := strings.IndexAny(s, "\n;"); i >= 0 {
-		s = s[:i]
+// exprText is the source of the first argument of a call (up to a ","
+// or the closing parenthesis at depth 0), for a dynamic word.
+func exprText(s string) string {
+	depth := 0
+	for i := 0; i < len(s) && i < 200; i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return strings.TrimSpace(s[:i])
+			}
+			depth--
+		case ',', ';', '\n':
+			if depth == 0 {
+				return strings.TrimSpace(s[:i])
+			}
+		}
 	}
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(s[:min(len(s), 200)])
 }
 
 // reparseOK re-parses a literal shell string found in interpreter code;
