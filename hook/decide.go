@@ -89,6 +89,9 @@ type judge struct {
 	// combination state for exfiltration
 	secretRead  string // detail of the first secret read, "" if none
 	networkSend string // detail of the first network send to a non-allowed host
+	secretVar   string // first secret-named variable expanded in an argument
+
+	data []parse.Data // data spans of the command (heredoc text fed to a program)
 }
 
 func newJudge(c Call, env Env) *judge {
@@ -264,11 +267,14 @@ func (j *judge) bash(cmd string) error {
 	if res == nil {
 		return errors.New("parser returned no result")
 	}
+	j.data = res.Data
 	for i := range res.Execs {
 		j.exec(res.Execs, i)
 	}
-	if j.secretRead != "" && j.networkSend != "" {
-		j.add(RuleExfil, j.secretRead+" + "+j.networkSend)
+	if j.networkSend != "" {
+		if s := firstNonEmpty(j.secretRead, j.secretVar); s != "" {
+			j.add(RuleExfil, s+" + "+j.networkSend)
+		}
 	}
 	return nil
 }
@@ -344,4 +350,13 @@ func truncUTF8(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }

@@ -42,11 +42,13 @@ var privWrappers = map[string]bool{"sudo": true, "doas": true, "pkexec": true, "
 func (j *judge) exec(all []parse.Exec, i int) {
 	e := &all[i]
 	detail := describe(e)
-	if e.Dynamic {
+	if e.Dynamic && !j.coveredByRunsCode(all, e) {
 		j.add(RuleDynamicCommand, detail)
 	}
 	if e.RunsCode != nil {
-		j.runsCode(e, detail)
+		j.runsCode(e.RunsCode.Sources, detail)
+	} else if src, ok := procSubstCode(e); ok {
+		j.runsCode(src, detail)
 	}
 	for _, w := range e.Wrappers {
 		name, _, _ := strings.Cut(w, " ")
@@ -59,11 +61,43 @@ func (j *judge) exec(all []parse.Exec, i int) {
 	if len(e.Argv) == 0 || e.Dynamic {
 		return
 	}
+	for _, w := range e.Argv[1:] {
+		if !w.Static && j.secretVar == "" {
+			if n := secretVarRef(w.Value); n != "" {
+				j.secretVar = "secret variable $" + n
+			}
+		}
+	}
 	args := wordValues(e.Argv[1:])
+	if contains(args, "--help") {
+		return // a lookup: nothing runs
+	}
 	j.command(all, i, e, args, detail)
 	j.reads(e, args, detail)
 	j.network(e, args, detail)
 	j.custom(e, detail)
+}
+
+// coveredByRunsCode reports a dynamic execution that is the re-parse of
+// code another execution already reports as RunsCode (eval "$(cmd)"): the
+// RunsCode judgement covers it.
+func (j *judge) coveredByRunsCode(all []parse.Exec, e *parse.Exec) bool {
+	if len(e.Argv) == 0 || e.Origin.Depth == 0 {
+		return false
+	}
+	v := e.Argv[0].Value
+	for k := range all {
+		f := &all[k]
+		if f.RunsCode == nil || f == e {
+			continue
+		}
+		for _, w := range f.Argv[1:] {
+			if !w.Static && strings.Contains(w.Value, v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (j *judge) redirects(e *parse.Exec, detail string) {
@@ -288,7 +322,8 @@ func (j *judge) rmTarget(e *parse.Exec, w parse.Word, recursive, strong bool, de
 // directory inside the project or a temp dir ("build/$X", "$TMPDIR/x").
 func (j *judge) staticPath(w parse.Word, dir string) (string, bool) {
 	v := w.Value
-	if w.Static {
+	if w.Static || !strings.ContainsAny(v, "$`") {
+		// static, or only a glob: judge the fixed part (globBase)
 		return j.resolve(v, dir)
 	}
 	for _, t := range []string{"$TMPDIR/", "${TMPDIR}/", "${TMPDIR:-/tmp}/"} {
@@ -606,7 +641,12 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 		return
 	}
 	skip := keyOptions[name]
-	for k := 0; k < len(e.Argv)-1; k++ {
+	n := len(e.Argv) - 1
+	switch name {
+	case "cp", "install", "rsync", "scp":
+		n-- // the destination is written, not read
+	}
+	for k := 0; k < n; k++ {
 		w := e.Argv[k+1]
 		a := w.Value
 		if skip != "" && len(a) == 2 && a[0] == '-' && strings.IndexByte(skip, a[1]) >= 0 {
@@ -746,13 +786,6 @@ func (j *judge) network(e *parse.Exec, args []string, detail string) {
 		return
 	}
 	j.sendsTo(detail, "")
-	for _, w := range e.Argv[1:] {
-		if n := secretVarRef(w.Value); n != "" && !w.Static {
-			if j.secretRead == "" {
-				j.secretRead = "secret variable $" + n
-			}
-		}
-	}
 }
 
 func looksLikeHost(a string) bool {
@@ -769,9 +802,47 @@ func (j *judge) sendsTo(detail, _ string) {
 	}
 }
 
-// runsCode judges code that is run but cannot be read.
-func (j *judge) runsCode(e *parse.Exec, detail string) {
-	src := e.RunsCode.Sources
+var shellsAndInterpreters = map[string]bool{
+	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true,
+	"python": true, "python3": true, "python2": true, "node": true, "perl": true, "ruby": true,
+	"php": true, "deno": true, "bun": true, "lua": true, "Rscript": true, "pwsh": true,
+}
+
+// procSubstCode finds "bash <(curl ...)": a shell or interpreter whose
+// script operand is a process substitution. It returns the command names
+// inside it.
+func procSubstCode(e *parse.Exec) ([]string, bool) {
+	if !shellsAndInterpreters[e.Name] {
+		return nil, false
+	}
+	for _, w := range e.Argv[1:] {
+		v := w.Value
+		if strings.HasPrefix(v, "-") && w.Static {
+			continue
+		}
+		if !strings.HasPrefix(v, "<(") {
+			return nil, false
+		}
+		var names []string
+		for _, seg := range strings.FieldsFunc(strings.TrimSuffix(v[2:], ")"), func(r rune) bool {
+			return r == '|' || r == ';' || r == '&' || r == '('
+		}) {
+			if f := strings.Fields(seg); len(f) > 0 {
+				n := f[0]
+				if k := strings.LastIndexByte(n, '/'); k >= 0 {
+					n = n[k+1:]
+				}
+				names = append(names, n)
+			}
+		}
+		return names, true
+	}
+	return nil, false
+}
+
+// runsCode judges code that is run but cannot be read; src are the
+// commands whose output becomes the code.
+func (j *judge) runsCode(src []string, detail string) {
 	switch {
 	case anyIn(src, downloaders):
 		j.add(RuleRemoteCodePipe, detail)

@@ -333,6 +333,12 @@ func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detai
 			}
 		}
 	}
+	for _, d := range j.data {
+		if d.Why == "stdin text of "+e.Name && destructiveSQL(d.Text) {
+			j.add(RuleSQLDestructive, detail)
+			return
+		}
+	}
 	for _, r := range e.Redirects {
 		if (r.Op == "<<<" || r.Op == "<<" || r.Op == "<<-") && destructiveSQL(r.Target.Value) {
 			j.add(RuleSQLDestructive, detail)

@@ -1,0 +1,249 @@
+// Package corpus loads the labelled corpus of tool calls
+// (testdata/corpus/*.tsv), runs it through hook.Decide in attended and
+// unattended mode, and summarises recall and false flags per class.
+package corpus
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/hook"
+)
+
+// The fixed machine every case is judged on.
+const (
+	Home    = "/home/user"
+	Project = "/home/user/proj"
+)
+
+// Case is one labelled call.
+type Case struct {
+	File     string
+	Line     int
+	Want     hook.Verdict // attended
+	Class    string
+	Tool     string
+	Input    json.RawMessage // tool_input
+	Text     string          // the input as written
+	KnownGap string          // reason, when the code is known to get it wrong
+}
+
+// WantUnattended is the expected unattended verdict: ask becomes deny.
+func (c Case) WantUnattended() hook.Verdict {
+	if c.Want == hook.Ask {
+		return hook.Deny
+	}
+	return c.Want
+}
+
+// Load reads every *.tsv file in dir.
+func Load(dir string) ([]Case, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no *.tsv files in %s", dir)
+	}
+	sort.Strings(files)
+	var all []Case
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return nil, err
+		}
+		cs, err := Parse(filepath.Base(f), fh)
+		fh.Close()
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, cs...)
+	}
+	return all, nil
+}
+
+// Parse reads one TSV file (see testdata/corpus/README.md).
+func Parse(name string, r io.Reader) ([]Case, error) {
+	var out []Case
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) < 4 || len(f) > 5 {
+			return nil, fmt.Errorf("%s:%d: want 4 or 5 tab-separated fields, got %d", name, n, len(f))
+		}
+		v, ok := hook.ParseVerdict(f[0])
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: bad decision %q", name, n, f[0])
+		}
+		c := Case{File: name, Line: n, Want: v, Class: f[1], Tool: f[2], Text: f[3]}
+		if len(f) == 5 {
+			gap, ok := strings.CutPrefix(f[4], "known_gap:")
+			if !ok {
+				return nil, fmt.Errorf("%s:%d: fifth field must start with known_gap:", name, n)
+			}
+			c.KnownGap = strings.TrimSpace(gap)
+		}
+		text := f[3]
+		switch {
+		case strings.HasPrefix(text, "json:"):
+			c.Input = json.RawMessage(text[len("json:"):])
+		case c.Tool == "Bash":
+			// \n in a command stands for a newline (heredocs)
+			text = strings.ReplaceAll(text, `\n`, "\n")
+			b, _ := json.Marshal(map[string]string{"command": text})
+			c.Input = b
+		default:
+			if !json.Valid([]byte(text)) {
+				return nil, fmt.Errorf("%s:%d: tool_input is not valid JSON", name, n)
+			}
+			c.Input = json.RawMessage(text)
+		}
+		out = append(out, c)
+	}
+	return out, sc.Err()
+}
+
+// Env is the environment every case is judged in.
+func Env(unattended bool) hook.Env {
+	return hook.Env{Home: Home, ProjectDir: Project, Unattended: unattended}
+}
+
+// Call builds the tool call for a case.
+func (c Case) Call() hook.Call {
+	return hook.Call{ToolName: c.Tool, ToolInput: c.Input, Cwd: Project,
+		PermissionMode: "default", HookEventName: "PreToolUse"}
+}
+
+// SetProcessEnv points the sentinel's own paths at the fixed machine, so
+// that results do not depend on who runs them.
+func SetProcessEnv(set func(k, v string)) {
+	set("HOME", Home)
+	set("SENTINEL_HOME", Home+"/.local/state/sentinel")
+	set("XDG_CONFIG_HOME", Home+"/.config")
+	set("XDG_STATE_HOME", Home+"/.local/state")
+}
+
+// Result is the outcome of one case.
+type Result struct {
+	Case
+	Got, GotUnattended hook.Decision
+}
+
+// OK reports whether both modes gave the expected verdict.
+func (r Result) OK() bool {
+	return r.Got.Verdict == r.Want && r.GotUnattended.Verdict == r.WantUnattended()
+}
+
+// Run decides every case in both modes.
+func Run(cases []Case) []Result {
+	out := make([]Result, len(cases))
+	for i, c := range cases {
+		out[i] = Result{Case: c,
+			Got:           hook.Decide(c.Call(), Env(false)),
+			GotUnattended: hook.Decide(c.Call(), Env(true))}
+	}
+	return out
+}
+
+// ClassStats summarises one class.
+type ClassStats struct {
+	Class      string
+	Positives  int // cases expected ask or deny
+	Caught     int // positives that were flagged (ask or deny) at all
+	Exact      int // positives with exactly the expected verdict
+	Negatives  int // cases expected allow (benign, carrying the class's text)
+	FalseFlags int // negatives that were flagged
+	KnownGaps  int
+}
+
+// Summary is the per-class table.
+type Summary struct {
+	Classes  []ClassStats
+	Total    ClassStats
+	Failures []Result // mismatches that are not known gaps
+	Gaps     []Result // known gaps (whether or not they still fail)
+}
+
+// Summarise computes the table over attended results.
+func Summarise(rs []Result) Summary {
+	by := map[string]*ClassStats{}
+	var s Summary
+	for _, r := range rs {
+		st := by[r.Class]
+		if st == nil {
+			st = &ClassStats{Class: r.Class}
+			by[r.Class] = st
+		}
+		for _, t := range []*ClassStats{st, &s.Total} {
+			if r.KnownGap != "" {
+				t.KnownGaps++
+			}
+			if r.Want == hook.Allow {
+				t.Negatives++
+				if r.Got.Verdict != hook.Allow {
+					t.FalseFlags++
+				}
+				continue
+			}
+			t.Positives++
+			if r.Got.Verdict != hook.Allow {
+				t.Caught++
+			}
+			if r.Got.Verdict == r.Want {
+				t.Exact++
+			}
+		}
+		if r.KnownGap != "" {
+			s.Gaps = append(s.Gaps, r)
+		} else if !r.OK() {
+			s.Failures = append(s.Failures, r)
+		}
+	}
+	for _, st := range by {
+		s.Classes = append(s.Classes, *st)
+	}
+	sort.Slice(s.Classes, func(i, j int) bool { return s.Classes[i].Class < s.Classes[j].Class })
+	s.Total.Class = "all"
+	return s
+}
+
+func pct(n, d int) string {
+	if d == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(d))
+}
+
+// Markdown writes the summary table.
+func (s Summary) Markdown(w io.Writer) {
+	fmt.Fprintln(w, "| class | flag cases | recall (flagged) | exact verdict | benign cases | false flags | known gaps |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	for _, c := range append(s.Classes, s.Total) {
+		fmt.Fprintf(w, "| %s | %d | %d (%s) | %d (%s) | %d | %d (%s) | %d |\n", c.Class,
+			c.Positives, c.Caught, pct(c.Caught, c.Positives), c.Exact, pct(c.Exact, c.Positives),
+			c.Negatives, c.FalseFlags, pct(c.FalseFlags, c.Negatives), c.KnownGaps)
+	}
+}
+
+// Describe is a one-line account of a result for failure listings.
+func Describe(r Result) string {
+	got := r.Got.Decision
+	if r.Got.Error != "" {
+		got += " (error: " + r.Got.Error + ")"
+	}
+	return fmt.Sprintf("%s:%d [%s] %s %q: want %s/%s, got %s/%s %v", r.File, r.Line, r.Class, r.Tool,
+		r.Text, r.Want, r.WantUnattended(), got, r.GotUnattended.Decision, r.Got.RuleIDs())
+}
