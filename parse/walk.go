@@ -540,11 +540,10 @@ func (w *walker) emit(c *cmd) {
 	for i, a := range c.argv {
 		e.Argv[i] = a.Word
 	}
-	if len(c.argv) == 0 || !c.argv[0].Static {
-		e.Dynamic = true
-	} else {
+	if len(c.argv) > 0 && c.argv[0].Static {
 		e.Name = baseName(c.argv[0].Value)
 	}
+	e.Dynamic = e.Name == "" // unknown, or empty: not a command we can name
 	w.execs = append(w.execs, e)
 }
 
@@ -565,8 +564,8 @@ func (w *walker) addData(text, why string) int {
 // baseName is the command name without directory or leading backslash.
 func baseName(s string) string {
 	s = strings.TrimLeft(s, `\`)
-	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
-		s = s[i+1:]
+	if s == "" {
+		return ""
 	}
-	return s
+	return path.Base(s)
 }

@@ -1,0 +1,87 @@
+package parse
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+var fuzzSeeds = []string{
+	"git reset --hard origin/main", "bash -c 'git stash drop'", "eval 'git reset --hard'",
+	"echo x | xargs git reset --hard", "f() { git reset --hard; }; f", "echo 'git stash drop' | sh",
+	"echo 'git reset --hard origin/main'", `git commit -m "never run git stash drop"`,
+	"sudo -u root env X=1 nice -n 5 timeout 3 stdbuf -oL ionice -c3 flock l xargs -I{} rm {}",
+	"find . -exec rm {} \\; -execdir sh -c 'rm $0' {} +", "parallel ::: 'rm a' b", "watch 'rm x'",
+	"ssh -p 1 h 'rm x'", "docker run --entrypoint sh i -c 'rm y'", "kubectl exec p -- sh -c 'rm z'",
+	`python3 -c 'import os,shutil; os.system("rm a"); shutil.rmtree(p); subprocess.run(["rm","-rf","/"])'`,
+	`node -e "require('child_process').spawnSync('rm', ['-rf', '/'])"`, "perl -e '`rm x`; qx{rm y}; unlink \"z\"'",
+	"ruby -e '%x(rm a); FileUtils.rm_rf(\"/\")'", "php -r 'system(\"rm\");'", "awk 'BEGIN{system(\"rm\")}'",
+	"cat <<EOF | sh\n$(rm x)\nEOF", "bash <<'EOF'\nrm y\nEOF", "sh <<< 'rm z'", "source <(curl x)",
+	"curl x | bash", `bash -c "$(curl x)"`, "base64 -d <<< eA== | sh", "alias a='b'; alias b='a c'; a",
+	"cd /tmp && (cd x; rm y) && rm z", "X=$(curl a); eval \"$X\"", "$CMD; $(echo rm) -rf /; \"${X}\" y",
+	"for i in $(seq 3); do rm $i; done; case $x in a) rm;; esac; while :; do :; done",
+	"[[ $(rm a) ]]; (( $(rm b) )); a=( $(rm c) ); echo ${x:-$(rm d)}", "> f; { a; } > g 2>&1 &> h",
+	"echo $'\\x41\\u00e9' ~ ~/x ~u/y $HOME $PWD *.go {a,b}", "time ! a | b |& c &", "coproc x; let 'a=$(rm)'",
+	"printf '%s %d %q\\n' a 1 b | sh", "echo -e 'rm\\tx' | bash -s", "env -S 'a b' -u X -C d c",
+}
+
+// FuzzParse checks that no input panics, hangs past the limits, or yields
+// an execution that breaks the contract.
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	opt := Options{Cwd: "/w", Home: "/h", MaxBytes: 1 << 16, MaxDepth: 16, MaxExecs: 2000}
+	f.Fuzz(func(t *testing.T, src string) {
+		r, err := Parse(src, opt)
+		if err != nil {
+			var se *SyntaxError
+			var le *LimitError
+			if !errors.As(err, &se) && !errors.As(err, &le) {
+				t.Fatalf("unexpected error kind (a recovered panic?): %v", err)
+			}
+			if r != nil {
+				t.Fatal("result with an error")
+			}
+			return
+		}
+		if len(r.Execs) > opt.MaxExecs {
+			t.Fatalf("%d execs over the limit", len(r.Execs))
+		}
+		for _, e := range r.Execs {
+			checkExec(t, e, opt)
+		}
+	})
+}
+
+var originKinds = []string{OriginTop, OriginSubst, OriginProcSubst, OriginShellString, OriginEval,
+	OriginShellStdin, OriginSource, OriginRemote, OriginWrapper, OriginFunction, OriginAlias, OriginInterpreter}
+
+func checkExec(t *testing.T, e Exec, opt Options) {
+	t.Helper()
+	if len(e.Argv) == 0 && !e.Dynamic {
+		t.Fatalf("empty argv on a static exec: %+v", e)
+	}
+	if e.Dynamic != (e.Name == "") {
+		t.Fatalf("Dynamic=%v with Name %q", e.Dynamic, e.Name)
+	}
+	if !e.Dynamic && (!e.Argv[0].Static || strings.Contains(e.Name, "/") && e.Name != "/") {
+		t.Fatalf("bad name %q for argv0 %+v", e.Name, e.Argv[0])
+	}
+	found := false
+	for _, k := range originKinds {
+		found = found || k == e.Origin.Kind
+	}
+	if !found || e.Origin.Depth < 0 || e.Origin.Depth > opt.MaxDepth {
+		t.Fatalf("bad origin %+v", e.Origin)
+	}
+	if e.Origin.Kind == OriginTop && e.Origin.Depth != 0 {
+		t.Fatalf("top-level exec at depth %d", e.Origin.Depth)
+	}
+	if e.RunsCode != nil && e.RunsCode.How == "" {
+		t.Fatalf("RunsCode without How: %+v", e)
+	}
+	if e.Pipeline == 0 && e.Stage != 0 {
+		t.Fatalf("stage %d outside a pipeline", e.Stage)
+	}
+}
