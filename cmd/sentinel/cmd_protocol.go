@@ -17,7 +17,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/hook"
-	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/seal"
@@ -43,7 +42,7 @@ change must keep denying (the must-keep list, also read by replay).
 	}
 	root.AddCommand(proto)
 
-	var rekorURL string
+	var rekorURL, keyFlag string
 	var sJSON bool
 	sealCmd := &cobra.Command{
 		Use:   "seal FILE",
@@ -57,7 +56,7 @@ kept with the register's seals; 'sentinel protocol check' reports it.
 Exit codes: 0 sealed, 3 usage or an invalid protocol file, 4 no key, no
 register, or Rekor unreachable (the seal is kept as pending).`,
 		Example: `  sentinel protocol seal protocol.toml
-  SENTINEL_REKOR_URL=http://localhost:3000 sentinel protocol seal protocol.toml`,
+  sentinel protocol seal protocol.toml --rekor-url http://127.0.0.1:3000`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := protocol.Load(args[0]); err != nil {
@@ -67,7 +66,14 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
-			keyPath, err := paths.KeyPath()
+			cfg, _, err := loadSealConfig()
+			if err != nil {
+				return fail(exitUsage, "%v", err)
+			}
+			if !cmd.Flags().Changed("rekor-url") && cfg.Seal.RekorURL != "" {
+				rekorURL = cfg.Seal.RekorURL
+			}
+			keyPath, err := sealKeyPath(keyFlag)
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
@@ -80,9 +86,6 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 				return err
 			}
 			defer r.Close()
-			if rekorURL == "" {
-				rekorURL = os.Getenv("SENTINEL_REKOR_URL")
-			}
 			rec, err := seal.SealArtifact(context.Background(), r.DB(), seal.Options{RekorURL: rekorURL, Key: key},
 				protocolArtifactKind, sum)
 			if err != nil {
@@ -95,7 +98,8 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 			return nil
 		},
 	}
-	sealCmd.Flags().StringVar(&rekorURL, "rekor", "", "Rekor URL (default $SENTINEL_REKOR_URL, else the public-good log)")
+	sealCmd.Flags().StringVar(&rekorURL, "rekor-url", seal.DefaultRekorURL, "the Rekor v1 log (default from seal.toml, else the public-good log)")
+	sealCmd.Flags().StringVar(&keyFlag, "key", "", "the signing key (default: the key made by sentinel keygen)")
 	sealCmd.Flags().BoolVar(&sJSON, "json", false, "print the seal record as JSON")
 	proto.AddCommand(sealCmd)
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sentinel-guard/sentinel/bundle"
 	"github.com/sentinel-guard/sentinel/hook"
 	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/outcome"
@@ -273,7 +274,35 @@ func replayKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// replayBundle streams the entries of an exported bundle.
+// replayBundle streams the entries of an exported bundle. Each disclosed
+// input is checked against its commitment and every entry against the hash
+// chain first: replay must judge exactly what was sealed. (The seals
+// themselves are checked by 'sentinel verify --bundle'.)
 func replayBundle(path string) (func(func(register.Entry) error) error, string, func(), error) {
-	return nil, "", nil, fail(exitError, "--bundle %s: reading bundles is not built into this sentinel yet", path)
+	b, err := bundle.Read(path)
+	if err != nil {
+		return nil, "", nil, fail(exitError, "--bundle %s: %v", path, err)
+	}
+	prev := ""
+	for i, e := range b.Entries {
+		if e == nil {
+			return nil, "", nil, fail(exitError, "--bundle %s: entry %d is null", path, i+1)
+		}
+		if e.Input != nil && (e.Salt == nil || register.Commit(e.Salt, e.Input) != e.Commitment) {
+			return nil, "", nil, fail(exitFailure, "--bundle %s: entry %d: the disclosed input does not match its commitment", path, e.Seq)
+		}
+		if register.EntryHash(e) != e.Hash || (prev != "" && e.PrevHash != prev) {
+			return nil, "", nil, fail(exitFailure, "--bundle %s: entry %d breaks the hash chain", path, e.Seq)
+		}
+		prev = e.Hash
+	}
+	each := func(fn func(register.Entry) error) error {
+		for _, e := range b.Entries {
+			if err := fn(*e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return each, "bundle " + path, func() {}, nil
 }
