@@ -13,6 +13,7 @@ import (
 
 	"github.com/sentinel-guard/sentinel/hook"
 	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 )
 
@@ -235,6 +236,13 @@ func checkRegister(rep *doctorReport) {
 		return
 	}
 	rep.add("register verify", doctorOK, fmt.Sprintf("%s: %d entries, chain intact", path, vr.Entries), "")
+	if brs, err := outcome.Breaches(reg); err != nil {
+		rep.add("breaches", doctorWarn, "could not join decisions to outcomes: "+err.Error(), "run: sentinel outcomes")
+	} else if len(brs) > 0 {
+		rep.add("breaches", doctorFail, breachMessage(brs), "the harness ran calls the sentinel denied: see sentinel outcomes; check other hooks and the Claude Code version")
+	} else {
+		rep.add("breaches", doctorOK, "no denied call ran (decisions joined to PostToolUse outcome entries)", "")
+	}
 }
 
 func printDoctor(w io.Writer, rep *doctorReport) {

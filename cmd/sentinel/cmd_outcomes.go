@@ -8,8 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sentinel-guard/sentinel/bundle"
 	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/outcome"
+	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/seal"
 )
 
 func init() {
@@ -69,13 +72,13 @@ transcripts could not be read.`,
 				printOutcomes(w, shown, sum, transcripts)
 			}
 			if sum.Denies.Breached > 0 {
-				var seqs []string
+				var brs []outcome.Breach
 				for _, res := range results {
 					if res.Status == outcome.Breached {
-						seqs = append(seqs, fmt.Sprint(res.Seq))
+						brs = append(brs, outcome.Breach{Seq: res.Seq, Tool: res.Tool, Rules: res.Rules, OutcomeSeq: res.OutcomeSeq})
 					}
 				}
-				return fail(exitFailure, "BREACH: %d denied call(s) ran anyway: entry %s", sum.Denies.Breached, strings.Join(seqs, ", "))
+				return fail(exitFailure, "%s", breachMessage(brs))
 			}
 			return nil
 		},
@@ -103,4 +106,45 @@ func printOutcomes(w io.Writer, results []outcome.Result, sum *outcome.Summary, 
 	fmt.Fprintf(w, "allows ran %d, not run %d\n", sum.Allows.Ran, sum.Allows.NotRun)
 	fmt.Fprintf(w, "evidence: %d outcome entries (%d without a decision), %d transcript file(s) under %s\n",
 		sum.OutcomeEntries, sum.Orphans, sum.TranscriptsRead, dir)
+}
+
+// breachMessage names every breach (a deny the harness ran anyway).
+func breachMessage(brs []outcome.Breach) string {
+	seqs := make([]string, 0, len(brs))
+	for _, b := range brs {
+		seqs = append(seqs, fmt.Sprintf("%d (%s %s, ran: outcome entry %d)", b.Seq, b.Tool, strings.Join(b.Rules, ","), b.OutcomeSeq))
+	}
+	return fmt.Sprintf("BREACH: %d denied call(s) ran anyway: entry %s", len(brs), strings.Join(seqs, "; "))
+}
+
+// Breaches are verify findings: the chain may be intact and still record
+// that the harness did not obey a deny.
+func init() {
+	verifyFindings = append(verifyFindings, func(rep *seal.Report, reg *register.Register, b *bundle.Bundle) {
+		var brs []outcome.Breach
+		var err error
+		switch {
+		case reg != nil:
+			brs, err = outcome.Breaches(reg)
+		case b != nil:
+			brs, err = outcome.BreachesFrom(func(fn func(register.Entry) error) error {
+				for _, e := range b.Entries {
+					if e != nil {
+						if err := fn(*e); err != nil {
+							return err
+						}
+					}
+				}
+				return nil
+			})
+		}
+		if err != nil {
+			rep.Findings = append(rep.Findings, seal.Finding{Kind: "outcomes", Message: "could not join decisions to outcomes: " + err.Error()})
+			return
+		}
+		for _, br := range brs {
+			rep.Findings = append(rep.Findings, seal.Finding{Kind: "breach", Seq: br.Seq,
+				Message: fmt.Sprintf("entry %d (%s %s) was denied but ran anyway (outcome entry %d)", br.Seq, br.Tool, strings.Join(br.Rules, ","), br.OutcomeSeq)})
+		}
+	})
 }
