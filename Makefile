@@ -4,7 +4,7 @@ GO ?= go
 .PHONY: build demo test vet bench-hook clean
 
 build:
-	$(GO) build -o bin/ ./cmd/...
+	$(GO) build -o bin/ ./cmd/sentinel ./cmd/sentinel-hook
 
 # The README's first command: realistic calls through the real hook into a
 # throwaway register, then the register is verified.
