@@ -66,8 +66,12 @@ func (w *walker) parseSource(src string, depth int) *syntax.File {
 	}
 	// The parser recurses once per nesting level and a Go stack overflow
 	// cannot be recovered, so refuse deep nesting before parsing.
-	if lexicalDepth(src) > lexicalFactor*w.opt.MaxDepth {
+	depth, cmds := lexScan(src)
+	if depth > lexicalFactor*w.opt.MaxDepth {
 		w.fail(&LimitError{Limit: "depth", Max: w.opt.MaxDepth})
+	}
+	if cmds > lexicalFactor*w.opt.MaxExecs {
+		w.fail(&LimitError{Limit: "execs", Max: w.opt.MaxExecs})
 	}
 	p := syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))
 	f, err := p.Parse(strings.NewReader(src), "")
@@ -90,27 +94,33 @@ func syntaxError(err error, depth int) *SyntaxError {
 }
 
 // lexicalFactor: the lexical scan over-counts (brackets in double quotes,
-// case patterns), so it only refuses nesting well past MaxDepth; the walk
-// then enforces MaxDepth exactly on the syntax tree.
+// case patterns, || and && as two), so it only refuses well past MaxDepth
+// and MaxExecs; the walk then enforces both exactly on the syntax tree.
 const lexicalFactor = 4
 
-// lexicalDepth estimates the nesting of src without parsing it, with a
-// small stack of contexts: in code, ( { [ and " open, ) } ] close, single
-// quotes and backslash escapes are skipped; in double quotes, $( and ${
-// open code and " closes. It is used only to keep the parser's recursion
-// bounded, so over-counting is harmless.
-func lexicalDepth(src string) int {
+// lexScan estimates, without parsing, how deeply src nests and how many
+// commands it starts, so that input the parser would spend seconds (or,
+// nested deep enough, a fatal stack overflow) on is refused first. It
+// keeps a small stack of contexts: in code, ( { [ and " open, ) } ] close,
+// if/while/until/for/case/select open and fi/done/esac close, and ; | &
+// $( ` <( >( and newlines start commands; single quotes, backslash escapes and
+// here-document bodies are skipped; in double quotes, $( and ${ open code
+// and " closes. Over-counting is harmless: the limits it is held to are
+// well above what the walk then enforces exactly.
+func lexScan(src string) (maxDepth, cmds int) {
 	var stack []bool // true: inside double quotes
-	maxDepth := 0
+	kw := 0          // keyword nesting
+	var heredocs []string
 	push := func(dq bool) {
 		stack = append(stack, dq)
-		if len(stack) > maxDepth {
-			maxDepth = len(stack)
-		}
+		maxDepth = max(maxDepth, len(stack)+kw)
 	}
+	wordStart := true
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		inDq := len(stack) > 0 && stack[len(stack)-1]
+		prevStart := wordStart
+		wordStart = false
 		switch {
 		case c == '\\':
 			i++
@@ -119,6 +129,7 @@ func lexicalDepth(src string) int {
 		case inDq && c == '$' && i+1 < len(src) && (src[i+1] == '(' || src[i+1] == '{'):
 			i++
 			push(false)
+			cmds++
 		case inDq:
 		case c == '\'':
 			if j := strings.IndexByte(src[i+1:], '\''); j >= 0 {
@@ -126,13 +137,87 @@ func lexicalDepth(src string) int {
 			}
 		case c == '"':
 			push(true)
+		case c == '<' && strings.HasPrefix(src[i:], "<<") && !strings.HasPrefix(src[i:], "<<<"):
+			d, n := heredocDelim(src[i+2:])
+			heredocs = append(heredocs, d)
+			i += 1 + n
+		case c == '\n' && len(heredocs) > 0:
+			i = skipHeredocs(src, i+1, heredocs) - 1
+			heredocs = heredocs[:0]
+			wordStart = true
 		case c == '(' || c == '{' || c == '[':
 			push(false)
+			if c == '(' {
+				cmds++
+			}
+			wordStart = true
 		case c == ')' || c == '}' || c == ']':
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
 			}
+		case c == ';' || c == '|' || c == '&' || c == '`':
+			cmds++
+			wordStart = true
+		case c == '\n':
+			cmds++
+			wordStart = true
+		case c == ' ' || c == '\t':
+			wordStart = true
+		case prevStart && c >= 'a' && c <= 'z':
+			end := i
+			for end < len(src) && src[end] >= 'a' && src[end] <= 'z' {
+				end++
+			}
+			switch src[i:end] {
+			case "if", "while", "until", "for", "case", "select":
+				kw++
+				maxDepth = max(maxDepth, len(stack)+kw)
+			case "fi", "done", "esac":
+				kw = max(kw-1, 0)
+			}
+			i = end - 1
 		}
 	}
-	return maxDepth
+	return maxDepth, cmds
+}
+
+// heredocDelim reads the delimiter after << or <<- and returns it
+// unquoted, with the number of bytes read.
+func heredocDelim(s string) (string, int) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	start := i
+	for i < len(s) && !strings.ContainsRune(" \t\n;|&<>()", rune(s[i])) {
+		i++
+	}
+	d := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(s[start:i])
+	return d, i
+}
+
+// skipHeredocs skips the bodies of pending here-documents from i, each up
+// to a line that is its delimiter (tabs allowed before it, for <<-).
+func skipHeredocs(src string, i int, delims []string) int {
+	for _, d := range delims {
+		for i < len(src) {
+			end := strings.IndexByte(src[i:], '\n')
+			line := src[i:]
+			if end >= 0 {
+				line = src[i : i+end]
+			}
+			if end < 0 {
+				i = len(src)
+			} else {
+				i += end + 1
+			}
+			if strings.TrimLeft(line, "\t") == d {
+				break
+			}
+		}
+	}
+	return i
 }

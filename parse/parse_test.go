@@ -291,6 +291,12 @@ func TestErrors(t *testing.T) {
 		{"f() { f; }; f", Options{}, ""},
 		{"f0() { :; }; " + chain(20) + "f20", Options{}, "execs"},
 		{"alias a='b'; alias b='a'; a", Options{}, ""},
+		// Here-document bodies are text: their separators and brackets do
+		// not count towards the lexical pre-scan.
+		{"cat <<'EOF' > x\n" + strings.Repeat("a; b | c & $(d) ((((\n", 3000) + "EOF\nls", Options{MaxExecs: 100}, ""},
+		{"cat <<-EOF\n" + strings.Repeat("\tif a; then ((\n", 300) + "\tEOF\n", Options{}, ""},
+		{strings.Repeat("a\n", 50000), Options{}, "execs"},
+		{strings.Repeat("if a; then ", 300) + "b" + strings.Repeat("; fi", 300), Options{}, "depth"},
 	}
 	for _, l := range limits {
 		_, err := Parse(l.src, l.opt)
