@@ -67,6 +67,8 @@ type logEntry struct {
 	*register.Entry
 	Salt  []byte          `json:"salt,omitempty"`
 	Input json.RawMessage `json:"input,omitempty"`
+	// Outcome is derived (sentinel outcomes): approved/unknown, held/breached, ran/not_run.
+	Outcome string `json:"outcome,omitempty"`
 }
 
 func printLog(w io.Writer, es []*register.Entry) {
@@ -114,6 +116,8 @@ func init() {
 		Long: `log prints the register's entries, newest first: sequence number, time,
 kind (decision, error, outcome, grade), decision, whether a human was
 attended, tool, the rules that fired and a short form of the input.
+With --json each decision also carries its derived outcome (approved or
+unknown, held or breached, ran or not_run; see sentinel outcomes).
 
 The input is shown because this is your own machine's register; it is never
 published (bundles and the census carry commitments and counts only).
@@ -175,8 +179,9 @@ Exit codes: 0 printed (an empty or absent register prints nothing), 3 usage,
 				return nil
 			}
 			out := make([]logEntry, 0, len(es))
+			oc := logOutcomes(reg, es)
 			for _, e := range es {
-				le := logEntry{Entry: e}
+				le := logEntry{Entry: e, Outcome: oc[e.Seq]}
 				if json.Valid(e.Input) {
 					le.Input = e.Input
 				}
