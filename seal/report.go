@@ -140,8 +140,10 @@ func (rep *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%s %s (register %s)\n", rep.Source, rep.Path, rep.RegisterID)
 	if rep.ChainOK {
 		fmt.Fprintf(w, "chain: %d entries, chain intact\n", rep.Entries)
-	} else {
+	} else if rep.ChainProblem != nil {
 		fmt.Fprintf(w, "chain: BROKEN: %s\n", rep.ChainProblem.Msg)
+	} else {
+		fmt.Fprintln(w, "chain: not checked")
 	}
 	if rep.Disclosed != nil {
 		fmt.Fprintf(w, "disclosed: %d of %d entries with input (commitments checked); the rest as commitments only\n", *rep.Disclosed, rep.Entries)
@@ -176,11 +178,20 @@ func (rep *Report) WriteText(w io.Writer) {
 	}
 	total := rep.Sealed + rep.Unsealed
 	switch {
+	case !rep.ChainOK && rep.ChainProblem == nil:
 	case len(rep.Seals) == 0 && rep.ChainOK:
 		fmt.Fprintf(w, "%d entries, chain intact; all %d unsealed\n", rep.Entries, rep.Unsealed)
 	case rep.Unsealed > 0:
-		fmt.Fprintf(w, "sealed: entries 1..%d of %d; unsealed: %d (entries %d..%d, not verified by any seal)\n",
-			rep.Sealed, total, rep.Unsealed, rep.Sealed+1, total)
+		sealed := "none"
+		if rep.Sealed > 0 {
+			sealed = fmt.Sprintf("entries 1..%d", rep.Sealed)
+		}
+		tail := fmt.Sprintf("entries %d..%d", rep.Sealed+1, total)
+		if rep.Unsealed == 1 {
+			tail = fmt.Sprintf("entry %d", total)
+		}
+		fmt.Fprintf(w, "sealed: %s of %d; unsealed: %d (%s, not verified by any seal)\n",
+			sealed, total, rep.Unsealed, tail)
 	default:
 		fmt.Fprintf(w, "sealed: all %d entries\n", rep.Sealed)
 	}

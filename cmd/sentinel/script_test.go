@@ -107,6 +107,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"jsonpath": cmdJSONPath,
 			"waitfile": cmdWaitFile,
+			"rekor":    cmdRekor, // rekor_script_test.go
 		},
 	})
 }

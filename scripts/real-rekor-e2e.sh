@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# End-to-end check of sealing against a real Rekor v1 log (not needed by CI).
+#
+#   REKOR_URL=http://127.0.0.1:3000 REKOR_PUBKEY=/tmp/real-rekor/log.pub bash scripts/real-rekor-e2e.sh
+#
+# With no REKOR_URL it sources $REAL_REKOR_DIR/env (default /tmp/real-rekor/env,
+# written by the shared real-rekor/up.sh). For the public-good log:
+#   REKOR_URL=https://rekor.sigstore.dev REKOR_PUBKEY=testdata/rekor/rekor-public-good.pub
+#
+# It builds both binaries, makes a register by running real Claude Code
+# payloads through sentinel-hook, creates a key, seals (first against an
+# unreachable URL, to show the pending path), seals again, verifies offline,
+# exports a bundle, verifies it, and verifies online. All state lives in a
+# temp dir; nothing of the operator's is touched.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+if [ -z "${REKOR_URL:-}" ]; then
+	env_file=${REAL_REKOR_DIR:-/tmp/real-rekor}/env
+	[ -r "$env_file" ] || { echo "set REKOR_URL and REKOR_PUBKEY, or start real-rekor (up.sh)" >&2; exit 2; }
+	# shellcheck disable=SC1090
+	. "$env_file"
+fi
+: "${REKOR_PUBKEY:?set REKOR_PUBKEY to the log public key (PEM)}"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bin=$work/bin
+# Build before HOME moves: Go's caches live under the real HOME.
+(cd "$repo" && go build -o "$bin/" ./cmd/sentinel ./cmd/sentinel-hook)
+export PATH=$bin:$PATH
+export HOME=$work/home SENTINEL_HOME=$work/state XDG_CONFIG_HOME=$work/config XDG_STATE_HOME=$work/xstate
+export CLAUDE_CONFIG_DIR=$work/home/.claude
+mkdir -p "$HOME"
+
+step() { printf '\n== %s\n' "$*"; }
+expect() { # expect CODE CMD...: run CMD, require exit CODE
+	local want=$1; shift
+	set +e; "$@"; local got=$?; set -e
+	[ "$got" = "$want" ] || { echo "FAIL: '$*' exited $got, want $want" >&2; exit 1; }
+}
+
+step "register: real payloads through sentinel-hook"
+n=0
+for p in "$repo"/testdata/payloads/*.json; do
+	sentinel-hook < "$p" > /dev/null 2>&1 || true
+	n=$((n + 1))
+done
+echo "$n payloads judged"
+sentinel verify
+
+step "keygen"
+sentinel keygen
+
+step "seal against an unreachable log: kept pending, exit 4"
+expect 4 sentinel seal --rekor-url http://127.0.0.1:9 --timeout 5s
+expect 0 sentinel verify --rekor-key "$REKOR_PUBKEY"
+
+step "seal against $REKOR_URL: the pending seal is uploaded"
+sentinel seal --rekor-url "$REKOR_URL"
+for p in "$repo"/testdata/payloads/bash_*.json; do sentinel-hook < "$p" > /dev/null 2>&1 || true; done
+sentinel seal --rekor-url "$REKOR_URL"
+sentinel-hook < "$repo/testdata/payloads/bash_echo_data.json" > /dev/null 2>&1 || true
+
+step "verify offline, pinned to $REKOR_PUBKEY"
+sentinel verify --rekor-key "$REKOR_PUBKEY"
+step "verify with the public-good key instead: must fail (different log key)"
+expect 1 sentinel verify
+
+step "export and verify the bundle"
+sentinel export --out "$work/bundle.json" --disclose 1,3
+sentinel verify --bundle "$work/bundle.json" --rekor-key "$REKOR_PUBKEY"
+sentinel export --out "$work/bundle-all.json" --disclose all
+sentinel verify --bundle "$work/bundle-all.json" --rekor-key "$REKOR_PUBKEY" --json > "$work/report.json"
+echo "bundle with everything disclosed: ok"
+
+step "verify online against $REKOR_URL"
+sentinel verify --online --rekor-key "$REKOR_PUBKEY"
+
+echo
+echo "real-rekor e2e: all steps passed"
