@@ -104,6 +104,25 @@ func (w *walker) run(sc *scope, c *cmd) output {
 				sc.dir = w.chdir(sc.dir, name, c.argv[1:])
 			}
 			return output{data: -1}
+		case "su", "runuser":
+			next = w.su(c, name)
+		case "sg":
+			next = w.sg(c)
+		case "pkexec", "run0":
+			next = w.optsWrapper(c, name, optSpec{withArg: "uDM", long: []string{"user", "unit", "property", "slice", "chdir", "setenv", "description", "machine"}})
+		case "chroot":
+			i, _ := scanOpts(c.argv[1:], optSpec{long: []string{"userspec", "groups"}})
+			next = w.unwrapAt(c, name, 1+i+1) // skip the new root
+		case "strace", "ltrace":
+			next = w.optsWrapper(c, name, optSpec{withArg: "oesuaEIPXbpS", long: []string{"output", "expr", "user", "string-limit", "env", "trace", "signal"}})
+		case "unshare", "nsenter", "firejail", "proot", "fakeroot", "catchsegv":
+			next = w.optsWrapper(c, name, optSpec{withArg: "tSG", long: []string{"target", "setuid", "setgid"}})
+		case "trap":
+			w.trap(c)
+			return output{data: -1}
+		case "script":
+			w.script(c)
+			return output{data: -1}
 		case "ssh":
 			w.ssh(sc, c)
 			return output{srcs: []string{name}, data: -1}
@@ -555,12 +574,8 @@ func (w *walker) flock(sc *scope, c *cmd) bool {
 	if !hasC && len(rest) >= 2 && rest[0].Static && (rest[0].Value == "-c" || rest[0].Value == "--command") {
 		strArg, hasC = &rest[1], true
 	} else if hasC {
-		// The -c value was taken by scanOpts; find its word for static-ness.
-		for j := range c.argv {
-			if c.argv[j].Value == str && j > 0 {
-				strArg = &c.argv[j]
-			}
-		}
+		a := findArg(c.argv, str) // taken by scanOpts; keep its static-ness
+		strArg = &a
 	}
 	if hasC && strArg != nil {
 		o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: "flock -c"}
@@ -712,4 +727,92 @@ func (w *walker) parallel(sc *scope, c *cmd) {
 	inner.stdin = nil
 	inner.origin = o
 	w.run(sc, &inner)
+}
+
+// su [options] [-] [USER [ARGS]]: -c STRING runs a shell command as USER;
+// without it su starts USER's shell, which reads stdin.
+func (w *walker) su(c *cmd, name string) bool {
+	spec := optSpec{withArg: "cCgGswu", long: []string{"command", "session-command", "group", "supp-group", "shell", "whitelist-environment", "user"}}
+	i, flags := scanOpts(c.argv[1:], spec)
+	rest := c.argv[1+i:]
+	_, u := flags["u"]
+	_, user := flags["user"]
+	if name == "runuser" && (u || user) {
+		return w.unwrapAt(c, name, 1+i) // runuser -u USER CMD: no shell
+	}
+	if len(rest) > 0 && rest[0].Static && rest[0].Value == "-" {
+		rest = rest[1:]
+	}
+	if len(rest) > 0 { // the user, then su options may follow it
+		j, more := scanOpts(rest[1:], spec)
+		for k, v := range more {
+			flags[k] = v
+		}
+		rest = rest[1+j:]
+	}
+	for _, k := range []string{"c", "C", "command", "session-command"} {
+		if str, ok := flags[k]; ok {
+			o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: name + " -c"}
+			w.reparseArgs(c, []arg{findArg(c.argv, str)}, o, "shell-c", name, nil)
+			return false
+		}
+	}
+	c.wrap(name, append([]arg{{Word: Word{Value: "sh", Static: true}}}, rest...))
+	return true
+}
+
+// sg GROUP [-c] COMMAND: the command is a shell string.
+func (w *walker) sg(c *cmd) bool {
+	rest := c.argv[1:]
+	if len(rest) < 2 {
+		w.emit(c)
+		return false
+	}
+	words := rest[1:]
+	if words[0].Static && words[0].Value == "-c" {
+		words = words[1:]
+	}
+	o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: "sg"}
+	w.reparseArgs(c, words, o, "shell-c", "sg", nil)
+	return false
+}
+
+// trap ACTION SIGNAL...: the action is shell code run later.
+func (w *walker) trap(c *cmd) {
+	args := c.argv[1:]
+	if len(args) > 0 && args[0].Static && args[0].Value == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 || (args[0].Static && strings.HasPrefix(args[0].Value, "-")) {
+		w.emit(c) // trap -l, trap -p, trap - SIG: no code
+		return
+	}
+	o := Origin{Kind: OriginEval, Depth: c.origin.Depth + 1, Via: "trap"}
+	w.reparseArgs(c, args[:1], o, "eval", "", nil)
+}
+
+// script -c COMMAND: runs the command with sh -c inside a typescript.
+func (w *walker) script(c *cmd) {
+	_, flags := scanOpts(c.argv[1:], optSpec{withArg: "cEIOBT", long: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "output-limit"}})
+	str, ok := flags["c"]
+	if s, has := flags["command"]; has {
+		str, ok = s, true
+	}
+	if !ok {
+		w.emit(c)
+		return
+	}
+	o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: "script -c"}
+	w.reparseArgs(c, []arg{findArg(c.argv, str)}, o, "shell-c", "script", nil)
+}
+
+// findArg returns the word of argv whose value is v (an option's value
+// taken by scanOpts), to keep whether it is static.
+func findArg(argv []arg, v string) arg {
+	for i := len(argv) - 1; i > 0; i-- {
+		if argv[i].Value == v {
+			return argv[i]
+		}
+	}
+	return arg{Word: Word{Value: v}}
 }

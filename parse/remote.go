@@ -103,14 +103,17 @@ func (w *walker) stdinCode(c *cmd, name, lang string) {
 // ssh HOST [CMD...]: the remote command is the words after the host,
 // joined by spaces and run by the remote shell.
 func (w *walker) ssh(sc *scope, c *cmd) {
-	i, _ := scanOpts(c.argv[1:], optSpec{withArg: "pilFJLRDEbcmOQSWwBeI"})
+	spec := optSpec{withArg: "pilFJLRDEbcmOQSWwBeI"}
+	i, _ := scanOpts(c.argv[1:], spec)
 	ops := c.argv[1+i:]
 	if len(ops) == 0 {
 		w.emit(c)
 		return
 	}
 	o := Origin{Kind: OriginRemote, Depth: c.origin.Depth + 1, Via: "ssh"}
-	words := ops[1:]
+	// OpenSSH also reads options after the host (ssh host -t cmd).
+	j, _ := scanOpts(ops[1:], spec)
+	words := ops[1+j:]
 	if len(words) == 0 {
 		// A remote login shell: it runs what ssh reads on stdin.
 		if c.stdin != nil && !c.stdin.file {

@@ -47,6 +47,18 @@ func TestWrappers(t *testing.T) {
 		{src: "sudo timeout 5 nohup stdbuf -o0 command rm z", want: []want{{argv: "rm z", name: "rm", wrap: "sudo,timeout,nohup,stdbuf,command"}}},
 		{src: "sudo $CMD x", want: []want{{argv: "$CMD x", name: "", wrap: "sudo"}}},
 		{src: "sudo bash -c 'rm -rf /opt'", want: []want{{argv: "rm -rf /opt", name: "rm", wrap: "sudo", kind: "shell-c", depth: 1}}},
+		{src: "su -c 'rm -rf /a' root", want: []want{{argv: "rm -rf /a", name: "rm", wrap: "su", kind: "shell-c", depth: 1, via: "su -c"}}},
+		{src: "sudo su - deploy -c 'git push -f'", want: []want{{argv: "git push -f", name: "git", wrap: "sudo,su", kind: "shell-c", depth: 1}}},
+		{src: "echo 'rm -rf /b' | su", want: []want{{argv: "rm -rf /b", name: "rm", wrap: "su", kind: "shell-stdin", depth: 1}}},
+		{src: "runuser -u app -- rm x", want: []want{{argv: "rm x", name: "rm", wrap: "runuser"}}},
+		{src: "sg docker -c 'docker rm -f c'", want: []want{{argv: "docker rm -f c", name: "docker", wrap: "sg", kind: "shell-c", depth: 1}}},
+		{src: "pkexec rm /x; run0 -u root rm /y", want: []want{{argv: "rm /x", name: "rm", wrap: "pkexec"}, {argv: "rm /y", name: "rm", wrap: "run0"}}},
+		{src: "chroot /mnt rm -rf /z", want: []want{{argv: "rm -rf /z", name: "rm", wrap: "chroot"}}},
+		{src: "strace -f -o log rm q", want: []want{{argv: "rm q", name: "rm", wrap: "strace"}}},
+		{src: "trap 'rm -rf /tmp/w' EXIT", want: []want{{argv: "rm -rf /tmp/w", name: "rm", kind: "eval", depth: 1, via: "trap"}}},
+		{src: "trap - EXIT; trap -p", n: 2},
+		{src: "script -qc 'rm v' /dev/null", want: []want{{argv: "rm v", name: "rm", wrap: "script", kind: "shell-c", depth: 1}}},
+		{src: "ssh host -t 'rm u'", want: []want{{argv: "rm u", name: "rm", kind: "remote", depth: 1}}},
 	})
 }
 
