@@ -10,8 +10,18 @@ import (
 // recorded in: unattended when no human could answer, so an ask that became
 // a deny then is a deny again now. env supplies Home and Protected; the
 // project directory is the entry's cwd.
+//
+// Decide is a pure function of the call and env, so identical calls (the
+// same tool, input, cwd, permission mode and attendance: most of a real
+// register is git status and npm test) are decided once; the memo is
+// bounded so a register of unique inputs costs no more than plain calls.
 func HookDecider(cfg *hook.Config, env hook.Env) Decider {
+	memo := map[string]Redecision{}
 	return func(e register.Entry) (Redecision, error) {
+		key := memoKey(e)
+		if d, ok := memo[key]; ok {
+			return d, nil
+		}
 		call := hook.Call{SessionID: e.SessionID, Cwd: e.Cwd, PermissionMode: e.PermissionMode,
 			HookEventName: "PreToolUse", ToolName: e.Tool, ToolInput: e.Input, ToolUseID: e.ToolUseID}
 		en := env
@@ -21,6 +31,22 @@ func HookDecider(cfg *hook.Config, env hook.Env) Decider {
 		if rules == nil {
 			rules = []string{}
 		}
-		return Redecision{Decision: d.Verdict.String(), Rules: rules, Error: d.Error}, nil
+		rd := Redecision{Decision: d.Verdict.String(), Rules: rules, Error: d.Error}
+		if len(memo) < maxMemo {
+			memo[key] = rd
+		}
+		return rd, nil
 	}
+}
+
+// maxMemo bounds the memo (about 100 bytes of key per typical command).
+const maxMemo = 200_000
+
+func memoKey(e register.Entry) string {
+	att := "u"
+	if e.Attended {
+		att = "a"
+	}
+	// NUL cannot occur in a tool name, path or permission mode.
+	return e.Tool + "\x00" + e.Cwd + "\x00" + e.PermissionMode + "\x00" + att + "\x00" + string(e.Input)
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -23,37 +24,43 @@ import (
 
 // commands is a realistic mix of what an agent runs: mostly reads, builds
 // and tests, some git, data-only mentions of dangerous words, and the odd
-// flag. Weights are the number of times each appears per cycle.
+// flag. Weights are the number of times each appears per cycle. A %d in a
+// command is filled with the entry number modulo vary (0: the entry number,
+// so every such input is unique): about half of all inputs are distinct,
+// which keeps the replay's memo honest.
 var commands = []struct {
 	cmd        string
 	weight     int
+	vary       int
 	unattended bool
 }{
-	{"git status", 12, false},
-	{"git diff --stat", 6, false},
-	{"ls -la src", 8, false},
-	{"npm test", 8, false},
-	{"go test ./... 2>&1 | tail -20", 6, false},
-	{"cat package.json", 6, false},
-	{"grep -rn \"TODO\" --include=*.go .", 5, false},
-	{"rg -n 'func main' cmd/", 4, false},
-	{"git add -A && git commit -m \"fix: never run git reset --hard in CI\"", 4, false},
-	{"find . -name '*.test.ts' -newer package.json | head", 3, false},
-	{"cd web && npm run build && cd ..", 3, false},
-	{"echo \"rm -rf / is what we must never do\" >> NOTES.md", 2, false},
-	{"python3 -c 'import json,sys; print(json.load(sys.stdin)[\"version\"])' < package.json", 2, false},
-	{"docker compose up -d db && sleep 2 && npm run migrate", 2, false},
-	{"for f in src/*.ts; do wc -l \"$f\"; done", 2, false},
-	{"git log --oneline -20", 3, false},
-	{"curl -s https://registry.npmjs.org/left-pad | jq .version", 1, false},
-	{"env | grep PATH", 1, false},
-	{"git checkout -- README.md", 1, false},
-	{"sudo apt-get install -y jq", 1, false},
-	{"git reset --hard origin/main", 1, true},
-	{"git stash drop", 1, true},
+	{"git status", 12, 1, false},
+	{"git diff --stat HEAD~%d", 6, 50, false},
+	{"ls -la src/pkg%d", 8, 500, false},
+	{"npm test", 8, 1, false},
+	{"go test ./internal/mod%d/... 2>&1 | tail -20", 6, 0, false},
+	{"cat src/components/Widget%d.tsx", 6, 0, false},
+	{"grep -rn \"TODO(%d)\" --include=*.go .", 5, 0, false},
+	{"rg -n 'func handler%d' cmd/", 4, 0, false},
+	{"git add -A && git commit -m \"fix #%d: never run git reset --hard in CI\"", 4, 0, false},
+	{"find . -name '*.test.ts' -newer build/%d.stamp | head", 3, 0, false},
+	{"cd web && npm run build -- --mode=m%d && cd ..", 3, 20, false},
+	{"echo \"note %d: rm -rf / is what we must never do\" >> NOTES.md", 2, 0, false},
+	{"python3 -c 'import json,sys; print(json.load(sys.stdin)[\"v%d\"])' < package.json", 2, 100, false},
+	{"docker compose up -d db && sleep %d && npm run migrate", 2, 5, false},
+	{"for f in src/*.ts; do wc -l \"$f\"; done", 2, 1, false},
+	{"git log --oneline -%d", 3, 40, false},
+	{"curl -s https://registry.npmjs.org/left-pad | jq .version", 1, 1, false},
+	{"env | grep PATH", 1, 1, false},
+	{"git checkout -- README.md", 1, 1, false},
+	{"sudo apt-get install -y jq", 1, 1, false},
+	{"git reset --hard origin/main", 1, 1, true},
+	{"git stash drop", 1, 1, true},
 }
 
 type template struct {
+	cmd      string
+	vary     int
 	input    []byte
 	decision string
 	rules    []string
@@ -88,8 +95,7 @@ func build(b *testing.B) {
 		dbPath = filepath.Join(dir, "register.db")
 		var cycle []template
 		for _, c := range commands {
-			raw, _ := json.Marshal(map[string]string{"command": c.cmd})
-			canon, err := hook.Canonical("Bash", raw)
+			canon, err := canonical(c.cmd, 7)
 			if err != nil {
 				buildErr = fmt.Errorf("%q: %v", c.cmd, err)
 				return
@@ -100,7 +106,7 @@ func build(b *testing.B) {
 			}
 			d := hook.Decide(hook.Call{ToolName: "Bash", ToolInput: canon, Cwd: "/home/dev/proj", PermissionMode: mode},
 				hook.Env{Home: "/home/dev", ProjectDir: "/home/dev/proj", Unattended: c.unattended})
-			t := template{input: canon, decision: d.Verdict.String(), rules: d.RuleIDs(), attended: !c.unattended, mode: mode}
+			t := template{cmd: c.cmd, vary: c.vary, input: canon, decision: d.Verdict.String(), rules: d.RuleIDs(), attended: !c.unattended, mode: mode}
 			if t.rules == nil {
 				t.rules = []string{}
 			}
@@ -117,8 +123,18 @@ func build(b *testing.B) {
 		e := &register.Entry{}
 		buildErr = register.BulkLoad(r, n, func(i int) *register.Entry {
 			t := cycle[i%len(cycle)]
+			input := t.input
+			if strings.Contains(t.cmd, "%d") {
+				k := i
+				if t.vary > 0 {
+					k = i % t.vary
+				}
+				if input, err = canonical(t.cmd, k); err != nil {
+					panic(err)
+				}
+			}
 			*e = register.Entry{Kind: register.KindDecision, SessionID: "bench", ToolUseID: fmt.Sprintf("toolu_%09d", i),
-				Cwd: "/home/dev/proj", Tool: "Bash", Input: t.input, Decision: t.decision, Rules: t.rules,
+				Cwd: "/home/dev/proj", Tool: "Bash", Input: input, Decision: t.decision, Rules: t.rules,
 				Attended: t.attended, PermissionMode: t.mode, CatalogVersion: hook.CatalogVersion, CatalogHash: hook.CatalogHash()}
 			return e
 		})
@@ -145,6 +161,15 @@ func build(b *testing.B) {
 }
 
 var errStop = fmt.Errorf("stop")
+
+// canonical is the canonical Bash input the hook would register.
+func canonical(cmd string, k int) ([]byte, error) {
+	if strings.Contains(cmd, "%d") {
+		cmd = fmt.Sprintf(cmd, k)
+	}
+	raw, _ := json.Marshal(map[string]string{"command": cmd})
+	return hook.Canonical("Bash", raw)
+}
 
 func open(b *testing.B) *register.Register {
 	r, err := register.OpenReadOnly(dbPath)
