@@ -19,7 +19,11 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("REGISTER_TEST_CHILD"); mode != "" {
 		os.Exit(child(mode, os.Getenv("REGISTER_TEST_PATH"), os.Getenv("REGISTER_TEST_NAME")))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	for _, p := range benchRegs { // registers built for benchmarks
+		os.RemoveAll(filepath.Dir(p))
+	}
+	os.Exit(code)
 }
 
 // child appends entries named "<name>-<i>". Mode "append:N" appends N and

@@ -138,21 +138,18 @@ func missing(from, to int64) string {
 // register whose tail was deleted says so (a deliberate forger can reset
 // that too: the seal in Rekor is what pins the head).
 func (r *Register) Verify() Report {
-	rows, err := r.db.Query(selectCols + ` ORDER BY seq`)
-	if err != nil {
-		return Report{Head: GenesisHash, Problem: &Problem{Seq: 1, Kind: ProblemDecode, Msg: r.wrap(err).Error()}}
-	}
-	defer rows.Close()
-	var e Entry
-	rep := VerifyChain(func() (*Entry, error) {
-		if !rows.Next() {
-			if err := rows.Err(); err != nil {
-				return nil, r.wrap(err)
-			}
-			return nil, io.EOF
+	v := verifier{rep: Report{Head: GenesisHash}}
+	err := r.stream(1, func(e *Entry, err error) bool {
+		if err != nil {
+			v.fail(v.seq+1, ProblemDecode, "entry %d: cannot be read: %v", v.seq+1, err)
+			return false
 		}
-		return &e, scanEntry(rows, &e)
+		return v.check(e)
 	})
+	rep := v.rep
+	if err != nil && rep.Problem == nil {
+		rep.Problem = &Problem{Seq: v.seq + 1, Kind: ProblemDecode, Msg: r.wrap(err).Error()}
+	}
 	if rep.Problem != nil {
 		return rep
 	}
