@@ -66,7 +66,7 @@ func (w *walker) parseSource(src string, depth int) *syntax.File {
 	}
 	// The parser recurses once per nesting level and a Go stack overflow
 	// cannot be recovered, so refuse deep nesting before parsing.
-	depth, cmds := lexScan(src)
+	depth, cmds := lexScan(src, lexicalFactor*w.opt.MaxDepth, lexicalFactor*w.opt.MaxExecs)
 	if depth > lexicalFactor*w.opt.MaxDepth {
 		w.fail(&LimitError{Limit: "depth", Max: w.opt.MaxDepth})
 	}
@@ -107,7 +107,9 @@ const lexicalFactor = 4
 // here-document bodies are skipped; in double quotes, $( and ${ open code
 // and " closes. Over-counting is harmless: the limits it is held to are
 // well above what the walk then enforces exactly.
-func lexScan(src string) (maxDepth, cmds int) {
+//
+// It stops as soon as either count passes its limit.
+func lexScan(src string, depthLimit, cmdsLimit int) (maxDepth, cmds int) {
 	var stack []bool // true: inside double quotes
 	kw := 0          // keyword nesting
 	var heredocs []string
@@ -116,7 +118,7 @@ func lexScan(src string) (maxDepth, cmds int) {
 		maxDepth = max(maxDepth, len(stack)+kw)
 	}
 	wordStart := true
-	for i := 0; i < len(src); i++ {
+	for i := 0; i < len(src) && maxDepth <= depthLimit && cmds <= cmdsLimit; i++ {
 		c := src[i]
 		inDq := len(stack) > 0 && stack[len(stack)-1]
 		prevStart := wordStart
