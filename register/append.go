@@ -30,6 +30,7 @@ func (r *Register) Append(e *Entry) error {
 		return errors.New("register: entry has no kind")
 	}
 	c := *e
+	c.Salt = nil // always a fresh salt: a reused one would let equal inputs be linked
 	if err := seal(&c, nil); err != nil {
 		return err
 	}
