@@ -36,7 +36,8 @@ change must keep denying (the must-keep list, also read by replay).
 
   sentinel protocol seal FILE    seal the file's sha256 in Rekor now
   sentinel protocol check FILE   read each prediction: held, missed or
-                                 not_measurable (never counted as held)`,
+                                 not_measurable (never counted as held)
+  sentinel protocol keep SEQ...  print must-keep lines for denied entries`,
 		Example: `  sentinel protocol seal testdata/protocol/week12.toml
   sentinel protocol check testdata/protocol/week12.toml --stops stops.json`,
 	}
