@@ -57,6 +57,10 @@ type result struct {
 	entry      register.Entry
 	seq        int64 // the register entry, 0 when not in the register
 	journaled  bool  // in the fallback journal instead
+	// postPayload is set when the payload is a PostToolUse one (the hook
+	// was installed without "post"): it is recorded as an outcome, not
+	// judged a second time.
+	postPayload []byte
 }
 
 func (r *result) fail(format string, args ...any) {
@@ -92,6 +96,12 @@ func runPre(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) strin
 		}
 	}()
 	judge(r, stdin, getenv)
+	if r.postPayload != nil {
+		fmt.Fprintln(stderr, "sentinel-hook: a PostToolUse payload without the \"post\" argument; recorded as an outcome (run: sentinel install)")
+		answered = true
+		runPost(bytes.NewReader(r.postPayload), stderr)
+		return
+	}
 	record(r, stderr)
 	for _, f := range r.failures {
 		fmt.Fprintln(stderr, "sentinel-hook:", f)
@@ -110,6 +120,9 @@ func judge(r *result, stdin io.Reader, getenv func(string) string) {
 	}
 	if err != nil {
 		r.fail("%v", err)
+	} else if call.HookEventName == "PostToolUse" {
+		r.postPayload = data
+		return
 	}
 	r.entry = register.Entry{
 		Kind:           register.KindDecision,
