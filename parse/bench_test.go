@@ -3,6 +3,7 @@ package parse
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -95,4 +96,28 @@ func asLimit(err error, le **LimitError) bool {
 	l, ok := err.(*LimitError)
 	*le = l
 	return ok
+}
+
+// BenchmarkRatio alternates Parse and the syntax-only baseline on the same
+// inputs within each iteration, so that a noisy shared machine slows both
+// alike, and reports Parse's time over the baseline's as "x-baseline".
+func BenchmarkRatio(b *testing.B) {
+	var tParse, tBase time.Duration
+	for i := 0; i < b.N; i++ {
+		for _, s := range benchTypical {
+			t0 := time.Now()
+			p := syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))
+			if _, err := p.Parse(strings.NewReader(s), ""); err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			if _, err := Parse(s, opts); err != nil {
+				b.Fatal(err)
+			}
+			tParse += time.Since(t1)
+			tBase += t1.Sub(t0)
+		}
+	}
+	b.ReportMetric(float64(tParse)/float64(tBase), "x-baseline")
+	b.ReportMetric(float64(tParse.Nanoseconds())/float64(b.N*len(benchTypical)), "ns/command")
 }

@@ -73,8 +73,10 @@ func (w *walker) parseSource(src string, depth int) *syntax.File {
 	if cmds > lexicalFactor*w.opt.MaxExecs {
 		w.fail(&LimitError{Limit: "execs", Max: w.opt.MaxExecs})
 	}
-	p := syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))
-	f, err := p.Parse(strings.NewReader(src), "")
+	if w.parser == nil {
+		w.parser = syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))
+	}
+	f, err := w.parser.Parse(strings.NewReader(src), "")
 	if err != nil {
 		w.fail(syntaxError(err, depth))
 	}

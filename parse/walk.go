@@ -22,7 +22,8 @@ type walker struct {
 	aliases  map[string]string
 	active   map[string]bool     // functions and aliases being expanded
 	varSrcs  map[string][]string // variables assigned from command output, by name
-	printer  *syntax.Printer
+	printer  *syntax.Printer     // made on first use
+	parser   *syntax.Parser      // reused: a parse completes before its walk
 }
 
 func newWalker(opt Options) *walker {
@@ -33,7 +34,6 @@ func newWalker(opt Options) *walker {
 		aliases:  map[string]string{},
 		active:   map[string]bool{},
 		varSrcs:  map[string][]string{},
-		printer:  syntax.NewPrinter(syntax.Minify(false)),
 	}
 }
 
@@ -513,6 +513,9 @@ func (w *walker) procSubst(sc *scope, ps *syntax.ProcSubst) []string {
 
 // source prints a node back as shell source, for dynamic word values.
 func (w *walker) source(n syntax.Node) string {
+	if w.printer == nil {
+		w.printer = syntax.NewPrinter()
+	}
 	var b strings.Builder
 	if err := w.printer.Print(&b, n); err != nil {
 		return "?"
