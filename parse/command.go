@@ -148,8 +148,10 @@ func (w *walker) run(sc *scope, c *cmd) output {
 // plain emits a command that runs no further code, noting data positions.
 func (w *walker) plain(c *cmd, name string) output {
 	out := output{srcs: []string{name}, data: -1}
+	// --help: GNU-style tools print help and do nothing else. A program
+	// named by a path (./deploy.sh) may not honour it, so it is not marked.
 	for _, a := range c.argv[1:] {
-		if a.Static && a.Value == "--" {
+		if a.Static && a.Value == "--" || strings.Contains(c.argv[0].Value, "/") {
 			break
 		}
 		if a.Static && a.Value == "--help" {

@@ -99,7 +99,7 @@ loop:
 			ch := v[j : j+1]
 			switch {
 			case strings.Contains(codeShort, ch):
-				if j+1 < len(v) {
+				if j+1 < len(v) && lang != "js" { // node -pe CODE: the code is the next word
 					take(arg{Word: Word{Value: v[j+1:], Static: a.Static}}, "-"+ch)
 				} else if i+1 < len(args) {
 					take(args[i+1], "-"+ch)
@@ -352,10 +352,24 @@ func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o 
 			w.emit(&inner)
 		}
 	default:
+		// A string built at run time (f"rm -rf {p}", `rm ${p}`, "rm #{p}"):
+		// code we cannot read, but its literal parts are still judged, with
+		// each interpolation standing for an unknown word.
 		inner.argv = []arg{{Word: Word{Value: items[0].val, Static: false}}}
 		inner.runs = &DynamicCode{How: "interpreter"}
 		w.emit(&inner)
+		tmpl := *c
+		tmpl.origin = o
+		w.reparse(&tmpl, templateToShell(items[0].val), o, nil, false)
 	}
+}
+
+var interpRe = regexp.MustCompile(`#\{[^}]*\}|\$\{[^}]*\}|\{[^}]*\}|[$@][A-Za-z_]\w*`)
+
+// templateToShell turns a string template of python, JS, ruby or perl
+// into shell source where each interpolation is a parameter expansion.
+func templateToShell(s string) string {
+	return interpRe.ReplaceAllString(s, "$${_interp}")
 }
 
 func listArgv(list []codeItem) []arg {

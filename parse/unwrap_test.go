@@ -134,6 +134,12 @@ func TestInterpreters(t *testing.T) {
 		{src: `python3 -c 'import shutil,sys; shutil.rmtree(sys.argv[1])'`, want: []want{{argv: "rm -rf sys.argv[1]", name: "rm", synth: true, static: "SSD"}}},
 		{src: `python3 -c 'import os; os.system(cmd)'`, want: []want{{argv: "cmd", name: "", runs: "interpreter", kind: "interpreter", depth: 1}}},
 		{src: `python3 -c 'import os; os.system("rm " + p)'`, want: []want{{argv: "rm ", name: "", runs: "interpreter", static: "D"}}},
+		{src: `python3 -c 'import os; os.system(f"rm -rf {p}/x")'`, want: []want{
+			{argv: "rm -rf {p}/x", name: "", runs: "interpreter", static: "D"},
+			{argv: "rm -rf ${_interp}/x", name: "rm", kind: "interpreter", depth: 1, static: "SSD"}}},
+		{src: "node -e 'require(\"child_process\").execSync(`git push -f ${remote}`)'", want: []want{{argv: "git push -f ${_interp}", name: "git", static: "SSSD"}}},
+		{src: `ruby -e 'system("rm -rf #{dir}")'`, want: []want{{argv: "rm -rf ${_interp}", name: "rm", static: "SSD"}}},
+		{src: `node -pe "require('child_process').execSync('rm -rf /t')"`, want: []want{{argv: "rm -rf /t", name: "rm", kind: "interpreter", depth: 1, via: "node -p"}}},
 		{src: `python3 -c 'print("os.system(\"rm -rf /\")")'`, n: 1, not: []string{"rm"}},
 		{src: `python3 -c "$(curl x)"`, want: []want{{argv: "python3 -c $(curl x)", name: "python3", runs: "interpreter", srcs: "curl"}}},
 		{src: `python3 script.py; python3 -m http.server`, n: 2},
@@ -175,6 +181,7 @@ func TestDataPositions(t *testing.T) {
 		{src: "man rm; which rm; type rm; help cd; whatis rm; apropos rm; command -v rm; command -V rm", n: 8, not: []string{"rm"}},
 		{src: "git reset --help", want: []want{{argv: "git reset --help", name: "git", help: true}}},
 		{src: "rm -- --help", want: []want{{argv: "rm -- --help", name: "rm"}}},
+		{src: "./deploy.sh --help", want: []want{{argv: "./deploy.sh --help", name: "deploy.sh"}}},
 		{src: "echo rm | cat", n: 2, not: []string{"rm"}},
 		{src: "echo \"x\" > 'rm -rf'", n: 1, not: []string{"rm"}},
 	})
