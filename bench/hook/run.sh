@@ -26,3 +26,7 @@ echo "== 3. PreToolUse at 1K entries"
 $d -baseline "$out/baseline" -n "$N" -preload 1000
 echo "== 4. PreToolUse at $BIG entries"
 $d -baseline "$out/baseline" -n "$N" -preload "$BIG"
+if [ -d /dev/shm ]; then
+	echo "== 5. PreToolUse, register on tmpfs (/dev/shm): the same work without the disk's fsync"
+	TMPDIR=/dev/shm $d -baseline "$out/baseline" -n "$N"
+fi
