@@ -141,10 +141,12 @@ func judge(r *result, stdin io.Reader, getenv func(string) string) {
 		decideCall(r, &call, getenv)
 	}
 	if len(r.failures) > 0 {
-		r.verdict = max(r.verdict, errorVerdict(r.unattended))
-		if r.hit.Verdict != r.verdict || r.hit.RuleID == "" {
+		// A catalog verdict at least as strict as the error verdict keeps
+		// its own explanation; otherwise the error explains the verdict.
+		if r.hit.RuleID == "" || r.verdict < errorVerdict(r.unattended) {
 			r.hit = errorHit(r.failures)
 		}
+		r.verdict = max(r.verdict, errorVerdict(r.unattended))
 		r.entry.Kind = register.KindError
 		if !slices.Contains(r.entry.Rules, errorRule) {
 			r.entry.Rules = append(r.entry.Rules, errorRule)
@@ -189,13 +191,18 @@ func decideCall(r *result, call *hook.Call, getenv func(string) string) {
 	if r.entry.Rules == nil {
 		r.entry.Rules = []string{}
 	}
+	// The hit that explains the verdict: the first with that verdict, else
+	// the first (an ask made deny by unattended mode keeps its hit's text).
 	for _, h := range d.Hits {
 		if h.Verdict == d.Verdict {
 			r.hit = h
-			r.entry.Reason = h.Reason
 			break
 		}
 	}
+	if r.hit.RuleID == "" && len(d.Hits) > 0 {
+		r.hit = d.Hits[0]
+	}
+	r.entry.Reason = r.hit.Reason
 	if d.Error != "" {
 		r.fail("could not judge the call: %s", d.Error)
 	}
@@ -296,7 +303,7 @@ func entryReason(r *result) string {
 	}
 	s := strings.Join(r.failures, "; ")
 	if r.hit.RuleID != "" && r.hit.RuleID != errorRule {
-		s = r.hit.Reason + " Also: " + s
+		s = r.hit.Reason + "; also: " + s
 	}
 	return s
 }
