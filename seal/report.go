@@ -167,7 +167,9 @@ func (rep *Report) WriteText(w io.Writer) {
 		from = s.Size + 1
 	}
 	if o := rep.Online; o != nil {
-		if o.Error != "" {
+		if o.Error == "" && o.Checked == 0 {
+			fmt.Fprintln(w, "online: no sealed seals to look up")
+		} else if o.Error != "" {
 			fmt.Fprintf(w, "online: %s: %s\n", o.URL, o.Error)
 		} else {
 			fmt.Fprintf(w, "online: %s: %d seals found in the live log, consistent with its tree of %d entries\n", o.URL, o.Checked, o.TreeSize)
