@@ -41,6 +41,17 @@ func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
 		}
 		c.runs = &DynamicCode{How: "interpreter", Sources: srcs}
 		w.emit(c)
+		if code != nil && !code.subst {
+			// python3 -c "shutil.rmtree('$DIR')": the code is not fully
+			// known, but its calls still are; strings holding a shell
+			// expansion are unknown words.
+			o := Origin{Kind: OriginInterpreter, Depth: c.origin.Depth + 1, Via: name + " " + flag}
+			inner := *c
+			inner.stdin, inner.runs = nil, nil
+			w.taint = true
+			w.scanCode(&inner, code.Value, lang, o)
+			w.taint = false
+		}
 	case script:
 		w.emit(c)
 	default:
@@ -292,6 +303,11 @@ type codeItem struct {
 
 // codeCall reports one shell-out or deletion found in interpreter code.
 func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o Origin) {
+	if w.taint {
+		for i := range items {
+			taint(&items[i])
+		}
+	}
 	inner := *c
 	inner.origin = o
 	inner.redirs = nil
@@ -370,6 +386,17 @@ var interpRe = regexp.MustCompile(`#\{[^}]*\}|\$\{[^}]*\}|\{[^}]*\}|[$@][A-Za-z_
 // into shell source where each interpolation is a parameter expansion.
 func templateToShell(s string) string {
 	return interpRe.ReplaceAllString(s, "$${_interp}")
+}
+
+// taint marks strings of code that was itself built by shell expansion:
+// a "$" or "`" in them was an unknown value.
+func taint(it *codeItem) {
+	if strings.ContainsAny(it.val, "$`") {
+		it.static = false
+	}
+	for i := range it.list {
+		taint(&it.list[i])
+	}
 }
 
 func listArgv(list []codeItem) []arg {

@@ -146,7 +146,9 @@ func lexScan(src string, depthLimit, cmdsLimit int) (maxDepth, cmds int) {
 			heredocs = append(heredocs, d)
 			i += 1 + n
 		case c == '\n' && len(heredocs) > 0:
-			i = skipHeredocs(src, i+1, heredocs) - 1
+			next, bodyDepth := skipHeredocs(src, i+1, heredocs)
+			maxDepth = max(maxDepth, len(stack)+kw+bodyDepth)
+			i = next - 1
 			heredocs = heredocs[:0]
 			wordStart = true
 		case c == '(' || c == '{' || c == '[':
@@ -204,8 +206,14 @@ func heredocDelim(s string) (string, int) {
 }
 
 // skipHeredocs skips the bodies of pending here-documents from i, each up
-// to a line that is its delimiter (tabs allowed before it, for <<-).
-func skipHeredocs(src string, i int, delims []string) int {
+// to a line that is its delimiter (tabs allowed before it, for <<-). A
+// body is text, so its separators do not count; but an unquoted body can
+// nest substitutions, and a << that was not a here-document (a shift in
+// arithmetic) would hide code, so brackets in bodies are still counted,
+// without regard to quotes. It returns where the bodies end and their
+// deepest bracket nesting.
+func skipHeredocs(src string, i int, delims []string) (int, int) {
+	depth, maxDepth := 0, 0
 	for _, d := range delims {
 		for i < len(src) {
 			end := strings.IndexByte(src[i:], '\n')
@@ -221,7 +229,16 @@ func skipHeredocs(src string, i int, delims []string) int {
 			if strings.TrimLeft(line, "\t") == d {
 				break
 			}
+			for k := 0; k < len(line); k++ {
+				switch line[k] {
+				case '(', '{', '[':
+					depth++
+					maxDepth = max(maxDepth, depth)
+				case ')', '}', ']':
+					depth = max(depth-1, 0)
+				}
+			}
 		}
 	}
-	return i
+	return i, maxDepth
 }

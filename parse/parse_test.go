@@ -291,11 +291,14 @@ func TestErrors(t *testing.T) {
 		{"f() { f; }; f", Options{}, ""},
 		{"f0() { :; }; " + chain(20) + "f20", Options{}, "execs"},
 		{"alias a='b'; alias b='a'; a", Options{}, ""},
-		// Here-document bodies are text: their separators and brackets do
-		// not count towards the lexical pre-scan.
-		{"cat <<'EOF' > x\n" + strings.Repeat("a; b | c & $(d) ((((\n", 3000) + "EOF\nls", Options{MaxExecs: 100}, ""},
-		{"cat <<-EOF\n" + strings.Repeat("\tif a; then ((\n", 300) + "\tEOF\n", Options{}, ""},
+		// Here-document bodies are text: their separators and keywords do
+		// not count towards the lexical pre-scan (balanced brackets do).
+		{"cat <<'EOF' > x\n" + strings.Repeat("a; b | c & $(d) (x) don't\n", 3000) + "EOF\nls", Options{MaxExecs: 100}, ""},
+		{"cat <<-EOF\n" + strings.Repeat("\tif a; then (x)\n", 300) + "\tEOF\n", Options{}, ""},
 		{strings.Repeat("a\n", 50000), Options{}, "execs"},
+		// A << that is a shift, not a here-document, must not hide nesting.
+		{"(( 1 << X ))\n" + strings.Repeat("$(", 300) + "a" + strings.Repeat(")", 300), Options{}, "depth"},
+		{"cat <<EOF\n" + strings.Repeat("$(", 300) + "a" + strings.Repeat(")", 300) + "\nEOF", Options{}, "depth"},
 		{strings.Repeat("if a; then ", 300) + "b" + strings.Repeat("; fi", 300), Options{}, "depth"},
 	}
 	for _, l := range limits {

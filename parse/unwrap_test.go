@@ -141,7 +141,11 @@ func TestInterpreters(t *testing.T) {
 		{src: `ruby -e 'system("rm -rf #{dir}")'`, want: []want{{argv: "rm -rf ${_interp}", name: "rm", static: "SSD"}}},
 		{src: `node -pe "require('child_process').execSync('rm -rf /t')"`, want: []want{{argv: "rm -rf /t", name: "rm", kind: "interpreter", depth: 1, via: "node -p"}}},
 		{src: `python3 -c 'print("os.system(\"rm -rf /\")")'`, n: 1, not: []string{"rm"}},
-		{src: `python3 -c "$(curl x)"`, want: []want{{argv: "python3 -c $(curl x)", name: "python3", runs: "interpreter", srcs: "curl"}}},
+		{src: `python3 -c "$(curl x)"`, n: 2, want: []want{{argv: "python3 -c $(curl x)", name: "python3", runs: "interpreter", srcs: "curl"}}},
+		{src: `python3 -c "import shutil; shutil.rmtree('$DIR'); shutil.rmtree('$HOME/.cache')"`, want: []want{
+			{argv: `python3 -c import shutil; shutil.rmtree('$DIR'); shutil.rmtree('/home/u/.cache')`, name: "python3", runs: "interpreter"},
+			{argv: "rm -rf $DIR", name: "rm", synth: true, static: "SSD"},
+			{argv: "rm -rf /home/u/.cache", name: "rm", synth: true, static: "SSS"}}},
 		{src: `python3 script.py; python3 -m http.server`, n: 2},
 		{src: `node -e "require('child_process').execSync('rm -rf /b')"`, want: []want{{argv: "rm -rf /b", name: "rm", kind: "interpreter", depth: 1, via: "node -e"}}},
 		{src: `node -e "const {spawnSync}=require('child_process'); spawnSync('rm', ['-rf', '/c'])"`, want: []want{{argv: "rm -rf /c", name: "rm", kind: "interpreter", depth: 1}}},

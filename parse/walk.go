@@ -22,6 +22,7 @@ type walker struct {
 	aliases  map[string]string
 	active   map[string]bool     // functions and aliases being expanded
 	varSrcs  map[string][]string // variables assigned from command output, by name
+	taint    bool                // scanning code built by shell expansion
 	printer  *syntax.Printer     // made on first use
 	parser   *syntax.Parser      // reused: a parse completes before its walk
 }
@@ -188,7 +189,7 @@ func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
 	case *syntax.DeclClause:
 		// export/declare/local/readonly/typeset: assignments that persist.
 		for _, as := range c.Args {
-			if as.Name != nil {
+			if as.Name != nil && (as.Value != nil || as.Array != nil) {
 				sc.setAssign(w.assign(sc, as))
 			} else if as.Value != nil {
 				w.word(sc, as.Value)
@@ -377,7 +378,9 @@ func (w *walker) redirects(sc *scope, redirs []*syntax.Redirect) ([]Redirect, *i
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			in = w.heredoc(sc, r, fd)
+			if h := w.heredoc(sc, r, fd); h != nil {
+				in = h
+			}
 			continue
 		case syntax.WordHdoc:
 			a := w.word(sc, r.Word)
