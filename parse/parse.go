@@ -56,7 +56,7 @@ func (w *walker) fail(err error) { panic(abort{err}) }
 // reparseBudget bounds the total source parsed, re-parsed strings
 // included, as a multiple of MaxBytes: alias bodies and shell strings can
 // be expanded many times.
-const reparseBudget = 4
+const reparseBudget = 2
 
 // parseSource parses src as Bash. depth is the re-parse depth, for errors.
 func (w *walker) parseSource(src string, depth int) *syntax.File {
@@ -120,11 +120,33 @@ func lexScan(src string, depthLimit, cmdsLimit int) (maxDepth, cmds int) {
 		maxDepth = max(maxDepth, len(stack)+kw)
 	}
 	wordStart := true
+	// Operators nest too: unary and ternary chains in arithmetic ((( ))
+	// and $[ ]), and runs of ! (! ! ! cmd, [[ ! ! a ]]). Each operator in
+	// an arithmetic region, and each ! of a run, counts as one level.
+	arith, ops, bangs := -1, 0, 0
 	for i := 0; i < len(src) && maxDepth <= depthLimit && cmds <= cmdsLimit; i++ {
 		c := src[i]
 		inDq := len(stack) > 0 && stack[len(stack)-1]
 		prevStart := wordStart
 		wordStart = false
+		if arith >= 0 && len(stack) < arith {
+			arith, ops = -1, 0
+		}
+		if !inDq {
+			switch {
+			case arith >= 0 && strings.IndexByte("!~?:=+-*/%<>&|^,", c) >= 0:
+				ops++
+				maxDepth = max(maxDepth, len(stack)+kw+ops)
+			case c == '!':
+				bangs++
+				maxDepth = max(maxDepth, len(stack)+kw+bangs)
+			case c != ' ' && c != '\t':
+				bangs = 0
+			}
+			if arith < 0 && (c == '(' && i+1 < len(src) && src[i+1] == '(' || c == '[' && i > 0 && src[i-1] == '$') {
+				arith = len(stack) + 1 // the region ends when this bracket closes
+			}
+		}
 		switch {
 		case c == '\\':
 			i++

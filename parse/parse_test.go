@@ -296,6 +296,9 @@ func TestErrors(t *testing.T) {
 		{"cat <<'EOF' > x\n" + strings.Repeat("a; b | c & $(d) (x) don't\n", 3000) + "EOF\nls", Options{MaxExecs: 100}, ""},
 		{"cat <<-EOF\n" + strings.Repeat("\tif a; then (x)\n", 300) + "\tEOF\n", Options{}, ""},
 		{strings.Repeat("a\n", 50000), Options{}, "execs"},
+		// Operators inside $( ) are not arithmetic nesting.
+		{"echo $(" + strings.Repeat("a -b --c=d | ", 200) + "e)", Options{}, ""},
+		{"echo $(( " + strings.Repeat("1+", 300) + "1 ))", Options{}, "depth"},
 		// A << that is a shift, not a here-document, must not hide nesting.
 		{"(( 1 << X ))\n" + strings.Repeat("$(", 300) + "a" + strings.Repeat(")", 300), Options{}, "depth"},
 		{"cat <<EOF\n" + strings.Repeat("$(", 300) + "a" + strings.Repeat(")", 300) + "\nEOF", Options{}, "depth"},
