@@ -31,6 +31,13 @@ func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
+	// Every table test's source is a seed too.
+	for _, cases := range [][]tcase{casesSeedCases, casesCoreWalker, casesWords, casesDirAndAssigns,
+		casesWrappers, casesReentry, casesInterpreters, casesDataPositions} {
+		for _, tc := range cases {
+			f.Add(tc.src)
+		}
+	}
 	opt := Options{Cwd: "/w", Home: "/h", MaxBytes: 1 << 16, MaxDepth: 16, MaxExecs: 2000}
 	f.Fuzz(func(t *testing.T, src string) {
 		r, err := Parse(src, opt)

@@ -167,93 +167,19 @@ func runCases(t *testing.T, cases []tcase) {
 
 // The seed cases of the issue: found through every carrier, not in data.
 func TestSeedCases(t *testing.T) {
-	const reset, drop = "git reset --hard origin/main", "git stash drop"
-	runCases(t, []tcase{
-		{src: "git reset --hard origin/main", n: 1, want: []want{{argv: reset, name: "git", kind: "top", wrap: "-", dir: "/work/repo", pipe: "0/0", static: "SSSS"}}},
-		{src: "bash -c 'git reset --hard origin/main'", want: []want{{argv: reset, name: "git", kind: "shell-c", depth: 1, via: "bash -c"}}},
-		{src: `sh -c "git stash drop"`, want: []want{{argv: drop, name: "git", kind: "shell-c", depth: 1, via: "sh -c"}}},
-		{src: "eval 'git reset --hard origin/main'", want: []want{{argv: reset, name: "git", kind: "eval", depth: 1, via: "eval"}}},
-		{src: "eval git stash drop", want: []want{{argv: drop, name: "git", kind: "eval", depth: 1}}},
-		{src: "sudo git reset --hard origin/main", n: 1, want: []want{{argv: reset, name: "git", kind: "top", wrap: "sudo"}}},
-		{src: "echo x | xargs git reset --hard", want: []want{{argv: "git reset --hard", name: "git", wrap: "xargs", kind: "wrapper", via: "xargs", extra: true, pipe: "1/1"}}},
-		{src: "f() { git reset --hard origin/main; }; f", n: 1, want: []want{{argv: reset, name: "git", kind: "function", via: "function f"}}},
-		{src: "echo 'git stash drop' | sh", want: []want{{argv: drop, name: "git", kind: "shell-stdin", depth: 1, via: "sh stdin"}}},
-		{src: "echo 'git reset --hard origin/main'", n: 1, not: []string{"git"}, want: []want{{argv: "echo " + reset, name: "echo"}}},
-		{src: `git commit -m "never run git stash drop"`, n: 1, not: []string{"git stash"}},
-	})
+	runCases(t, casesSeedCases)
 }
 
 func TestCoreWalker(t *testing.T) {
-	runCases(t, []tcase{
-		// Lists, pipelines, operators.
-		{src: "a; b && c || d & e", n: 5, want: []want{{argv: "a", name: "a"}, {argv: "e", name: "e"}}},
-		{src: "a | b |& c; d | e", want: []want{
-			{argv: "a", name: "a", pipe: "1/0"}, {argv: "b", name: "b", pipe: "1/1"}, {argv: "c", name: "c", pipe: "1/2"},
-			{argv: "d", name: "d", pipe: "2/0"}, {argv: "e", name: "e", pipe: "2/1"}}},
-		{src: "! a", want: []want{{argv: "a", name: "a"}}},
-		// Compound commands.
-		{src: "(a; b)", n: 2},
-		{src: "{ a; b; }", n: 2},
-		{src: "if a; then b; elif c; then d; else e; fi", n: 5},
-		{src: "while a; do b; done; until c; do d; done", n: 4},
-		{src: "for f in $(ls); do rm \"$f\"; done", want: []want{
-			{argv: "ls", name: "ls", kind: "subst", via: "$(...)"},
-			{argv: "rm $f", name: "rm", static: "SD"}}},
-		{src: "for ((i=$(n); i<3; i++)); do a; done", want: []want{{argv: "n", name: "n", kind: "subst"}, {argv: "a", name: "a"}}},
-		{src: "case $x in a) rm a;; b|c) rm b;; esac", n: 2},
-		{src: "[[ -f $(touch x) ]]", want: []want{{argv: "touch x", name: "touch", kind: "subst"}}},
-		{src: "(( $(rm -rf /) + 1 ))", want: []want{{argv: "rm -rf /", name: "rm", kind: "subst"}}},
-		{src: "time rm x", want: []want{{argv: "rm x", name: "rm", wrap: "time"}}},
-		{src: "coproc rm x", want: []want{{argv: "rm x", name: "rm"}}},
-		// Substitutions anywhere.
-		{src: `echo "a $(rm -rf /x) b"`, want: []want{{argv: "rm -rf /x", name: "rm", kind: "subst"}}},
-		{src: "echo `rm y`", want: []want{{argv: "rm y", name: "rm", kind: "subst", via: "`...`"}}},
-		{src: "cat > $(rm z)", want: []want{{argv: "rm z", name: "rm", kind: "subst"}}},
-		{src: "X=$(rm w) a", want: []want{{argv: "rm w", name: "rm", kind: "subst"}}},
-		{src: "export X=$(rm v)", want: []want{{argv: "rm v", name: "rm", kind: "subst"}}},
-		{src: "cat <<EOF\n$(rm u)\nEOF", want: []want{{argv: "rm u", name: "rm", kind: "subst"}}},
-		{src: "cat <<'EOF'\n$(rm u)\nEOF", n: 1, not: []string{"rm"}},
-		{src: "diff <(rm a) >(rm b)", want: []want{{argv: "rm a", name: "rm", kind: "procsubst", via: "<(...)"}, {argv: "rm b", name: "rm", kind: "procsubst", via: ">(...)"}}},
-		{src: "echo ${X:-$(rm t)}", want: []want{{argv: "rm t", name: "rm", kind: "subst"}}},
-		{src: "a=( $(rm s) )", want: []want{{argv: "rm s", name: "rm", kind: "subst"}}},
-		{src: "echo $(echo $(rm nested))", want: []want{{argv: "rm nested", name: "rm", kind: "subst"}}},
-		// Echo of a substitution still runs it.
-		{src: "echo $(rm -rf /)", want: []want{{argv: "rm -rf /", name: "rm"}}},
-	})
+	runCases(t, casesCoreWalker)
 }
 
 func TestWords(t *testing.T) {
-	runCases(t, []tcase{
-		{src: `rm 'a b' "c d" e\ f`, want: []want{{argv: "rm a b c d e f", name: "rm", static: "SSSS"}}},
-		{src: `rm $'a\tb' $'\x41\u00e9'`, want: []want{{argv: "rm a\tb Aé", name: "rm", static: "SSS"}}},
-		{src: `rm ~/x ~ "$HOME/y" ${HOME}/z ~other/q`, want: []want{{argv: "rm /home/u/x /home/u /home/u/y /home/u/z ~other/q", name: "rm", static: "SSSSSD"}}},
-		{src: `rm $PWD/a`, want: []want{{argv: "rm /work/repo/a", name: "rm", static: "SS"}}},
-		{src: `rm *.go "*.go" a?c [ab] {x,y}`, want: []want{{argv: "rm *.go *.go a?c [ab] {x,y}", name: "rm", static: "SDSDDD"}}},
-		{src: `rm $X "${Y}" $((1+2))`, want: []want{{argv: "rm $X ${Y} $((1 + 2))", name: "rm", static: "SDDD"}}},
-		{src: `\rm -rf x`, want: []want{{argv: "rm -rf x", name: "rm"}}},
-		{src: `/bin/rm x`, want: []want{{argv: "/bin/rm x", name: "rm"}}},
-		{src: `r"m" x`, want: []want{{argv: "rm x", name: "rm"}}},
-		{src: `$CMD -rf /`, want: []want{{argv: "$CMD -rf /", name: "", static: "DSS"}}},
-		{src: `"${X}" a`, want: []want{{argv: "${X} a", name: ""}}},
-		{src: `$(echo rm) -rf /`, want: []want{{argv: "$(echo rm) -rf /", name: ""}, {argv: "echo rm", name: "echo", kind: "subst"}}},
-	})
+	runCases(t, casesWords)
 }
 
 func TestDirAndAssigns(t *testing.T) {
-	runCases(t, []tcase{
-		{src: "cd sub && rm -rf build > log", want: []want{{argv: "rm -rf build", name: "rm", dir: "/work/repo/sub", redir: "> /work/repo/sub/log"}}},
-		{src: "cd /tmp; rm x; cd ..; rm y", want: []want{{argv: "rm x", name: "rm", dir: "/tmp"}, {argv: "rm y", name: "rm", dir: "/"}}},
-		{src: "(cd /tmp; rm x); rm y", want: []want{{argv: "rm x", name: "rm", dir: "/tmp"}, {argv: "rm y", name: "rm", dir: "/work/repo"}}},
-		{src: "cd $D; rm x", want: []want{{argv: "rm x", name: "rm", dir: "-"}}},
-		{src: "cd; rm x", want: []want{{argv: "rm x", name: "rm", dir: "/home/u"}}},
-		{src: "cd -; rm x", want: []want{{argv: "rm x", name: "rm", dir: "-"}}},
-		{src: "pushd /srv && rm x; popd; rm y", want: []want{{argv: "rm x", name: "rm", dir: "/srv"}, {argv: "rm y", name: "rm", dir: "-"}}},
-		{src: "cd /a | rm x", want: []want{{argv: "rm x", name: "rm", dir: "/work/repo"}}},
-		{src: "echo hi >> out 2>&1 < in 2> /dev/null", want: []want{{argv: "echo hi", name: "echo", redir: ">> /work/repo/out;< /work/repo/in;> /dev/null"}}},
-		{src: "> /etc/passwd", want: []want{{argv: ":", name: ":", redir: "> /etc/passwd"}}},
-		{src: "{ a; } > f", want: []want{{argv: ":", name: ":", redir: "> /work/repo/f"}}},
-		{src: "&> all cmd", want: []want{{argv: "cmd", name: "cmd", redir: "&> /work/repo/all"}}},
-	})
+	runCases(t, casesDirAndAssigns)
 	r, err := Parse("GIT_DIR=/x; export B=2; A=1 git reset --hard", opts)
 	if err != nil {
 		t.Fatal(err)
@@ -336,3 +262,86 @@ func chain(n int) string {
 }
 
 func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+const reset, drop = "git reset --hard origin/main", "git stash drop"
+
+var casesSeedCases = []tcase{
+	{src: "git reset --hard origin/main", n: 1, want: []want{{argv: reset, name: "git", kind: "top", wrap: "-", dir: "/work/repo", pipe: "0/0", static: "SSSS"}}},
+	{src: "bash -c 'git reset --hard origin/main'", want: []want{{argv: reset, name: "git", kind: "shell-c", depth: 1, via: "bash -c"}}},
+	{src: `sh -c "git stash drop"`, want: []want{{argv: drop, name: "git", kind: "shell-c", depth: 1, via: "sh -c"}}},
+	{src: "eval 'git reset --hard origin/main'", want: []want{{argv: reset, name: "git", kind: "eval", depth: 1, via: "eval"}}},
+	{src: "eval git stash drop", want: []want{{argv: drop, name: "git", kind: "eval", depth: 1}}},
+	{src: "sudo git reset --hard origin/main", n: 1, want: []want{{argv: reset, name: "git", kind: "top", wrap: "sudo"}}},
+	{src: "echo x | xargs git reset --hard", want: []want{{argv: "git reset --hard", name: "git", wrap: "xargs", kind: "wrapper", via: "xargs", extra: true, pipe: "1/1"}}},
+	{src: "f() { git reset --hard origin/main; }; f", n: 1, want: []want{{argv: reset, name: "git", kind: "function", via: "function f"}}},
+	{src: "echo 'git stash drop' | sh", want: []want{{argv: drop, name: "git", kind: "shell-stdin", depth: 1, via: "sh stdin"}}},
+	{src: "echo 'git reset --hard origin/main'", n: 1, not: []string{"git"}, want: []want{{argv: "echo " + reset, name: "echo"}}},
+	{src: `git commit -m "never run git stash drop"`, n: 1, not: []string{"git stash"}},
+}
+
+var casesCoreWalker = []tcase{
+	// Lists, pipelines, operators.
+	{src: "a; b && c || d & e", n: 5, want: []want{{argv: "a", name: "a"}, {argv: "e", name: "e"}}},
+	{src: "a | b |& c; d | e", want: []want{
+		{argv: "a", name: "a", pipe: "1/0"}, {argv: "b", name: "b", pipe: "1/1"}, {argv: "c", name: "c", pipe: "1/2"},
+		{argv: "d", name: "d", pipe: "2/0"}, {argv: "e", name: "e", pipe: "2/1"}}},
+	{src: "! a", want: []want{{argv: "a", name: "a"}}},
+	// Compound commands.
+	{src: "(a; b)", n: 2},
+	{src: "{ a; b; }", n: 2},
+	{src: "if a; then b; elif c; then d; else e; fi", n: 5},
+	{src: "while a; do b; done; until c; do d; done", n: 4},
+	{src: "for f in $(ls); do rm \"$f\"; done", want: []want{
+		{argv: "ls", name: "ls", kind: "subst", via: "$(...)"},
+		{argv: "rm $f", name: "rm", static: "SD"}}},
+	{src: "for ((i=$(n); i<3; i++)); do a; done", want: []want{{argv: "n", name: "n", kind: "subst"}, {argv: "a", name: "a"}}},
+	{src: "case $x in a) rm a;; b|c) rm b;; esac", n: 2},
+	{src: "[[ -f $(touch x) ]]", want: []want{{argv: "touch x", name: "touch", kind: "subst"}}},
+	{src: "(( $(rm -rf /) + 1 ))", want: []want{{argv: "rm -rf /", name: "rm", kind: "subst"}}},
+	{src: "time rm x", want: []want{{argv: "rm x", name: "rm", wrap: "time"}}},
+	{src: "coproc rm x", want: []want{{argv: "rm x", name: "rm"}}},
+	// Substitutions anywhere.
+	{src: `echo "a $(rm -rf /x) b"`, want: []want{{argv: "rm -rf /x", name: "rm", kind: "subst"}}},
+	{src: "echo `rm y`", want: []want{{argv: "rm y", name: "rm", kind: "subst", via: "`...`"}}},
+	{src: "cat > $(rm z)", want: []want{{argv: "rm z", name: "rm", kind: "subst"}}},
+	{src: "X=$(rm w) a", want: []want{{argv: "rm w", name: "rm", kind: "subst"}}},
+	{src: "export X=$(rm v)", want: []want{{argv: "rm v", name: "rm", kind: "subst"}}},
+	{src: "cat <<EOF\n$(rm u)\nEOF", want: []want{{argv: "rm u", name: "rm", kind: "subst"}}},
+	{src: "cat <<'EOF'\n$(rm u)\nEOF", n: 1, not: []string{"rm"}},
+	{src: "diff <(rm a) >(rm b)", want: []want{{argv: "rm a", name: "rm", kind: "procsubst", via: "<(...)"}, {argv: "rm b", name: "rm", kind: "procsubst", via: ">(...)"}}},
+	{src: "echo ${X:-$(rm t)}", want: []want{{argv: "rm t", name: "rm", kind: "subst"}}},
+	{src: "a=( $(rm s) )", want: []want{{argv: "rm s", name: "rm", kind: "subst"}}},
+	{src: "echo $(echo $(rm nested))", want: []want{{argv: "rm nested", name: "rm", kind: "subst"}}},
+	// Echo of a substitution still runs it.
+	{src: "echo $(rm -rf /)", want: []want{{argv: "rm -rf /", name: "rm"}}},
+}
+
+var casesWords = []tcase{
+	{src: `rm 'a b' "c d" e\ f`, want: []want{{argv: "rm a b c d e f", name: "rm", static: "SSSS"}}},
+	{src: `rm $'a\tb' $'\x41\u00e9'`, want: []want{{argv: "rm a\tb Aé", name: "rm", static: "SSS"}}},
+	{src: `rm ~/x ~ "$HOME/y" ${HOME}/z ~other/q`, want: []want{{argv: "rm /home/u/x /home/u /home/u/y /home/u/z ~other/q", name: "rm", static: "SSSSSD"}}},
+	{src: `rm $PWD/a`, want: []want{{argv: "rm /work/repo/a", name: "rm", static: "SS"}}},
+	{src: `rm *.go "*.go" a?c [ab] {x,y}`, want: []want{{argv: "rm *.go *.go a?c [ab] {x,y}", name: "rm", static: "SDSDDD"}}},
+	{src: `rm $X "${Y}" $((1+2))`, want: []want{{argv: "rm $X ${Y} $((1 + 2))", name: "rm", static: "SDDD"}}},
+	{src: `\rm -rf x`, want: []want{{argv: "rm -rf x", name: "rm"}}},
+	{src: `/bin/rm x`, want: []want{{argv: "/bin/rm x", name: "rm"}}},
+	{src: `r"m" x`, want: []want{{argv: "rm x", name: "rm"}}},
+	{src: `$CMD -rf /`, want: []want{{argv: "$CMD -rf /", name: "", static: "DSS"}}},
+	{src: `"${X}" a`, want: []want{{argv: "${X} a", name: ""}}},
+	{src: `$(echo rm) -rf /`, want: []want{{argv: "$(echo rm) -rf /", name: ""}, {argv: "echo rm", name: "echo", kind: "subst"}}},
+}
+
+var casesDirAndAssigns = []tcase{
+	{src: "cd sub && rm -rf build > log", want: []want{{argv: "rm -rf build", name: "rm", dir: "/work/repo/sub", redir: "> /work/repo/sub/log"}}},
+	{src: "cd /tmp; rm x; cd ..; rm y", want: []want{{argv: "rm x", name: "rm", dir: "/tmp"}, {argv: "rm y", name: "rm", dir: "/"}}},
+	{src: "(cd /tmp; rm x); rm y", want: []want{{argv: "rm x", name: "rm", dir: "/tmp"}, {argv: "rm y", name: "rm", dir: "/work/repo"}}},
+	{src: "cd $D; rm x", want: []want{{argv: "rm x", name: "rm", dir: "-"}}},
+	{src: "cd; rm x", want: []want{{argv: "rm x", name: "rm", dir: "/home/u"}}},
+	{src: "cd -; rm x", want: []want{{argv: "rm x", name: "rm", dir: "-"}}},
+	{src: "pushd /srv && rm x; popd; rm y", want: []want{{argv: "rm x", name: "rm", dir: "/srv"}, {argv: "rm y", name: "rm", dir: "-"}}},
+	{src: "cd /a | rm x", want: []want{{argv: "rm x", name: "rm", dir: "/work/repo"}}},
+	{src: "echo hi >> out 2>&1 < in 2> /dev/null", want: []want{{argv: "echo hi", name: "echo", redir: ">> /work/repo/out;< /work/repo/in;> /dev/null"}}},
+	{src: "> /etc/passwd", want: []want{{argv: ":", name: ":", redir: "> /etc/passwd"}}},
+	{src: "{ a; } > f", want: []want{{argv: ":", name: ":", redir: "> /work/repo/f"}}},
+	{src: "&> all cmd", want: []want{{argv: "cmd", name: "cmd", redir: "&> /work/repo/all"}}},
+}
