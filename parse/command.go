@@ -24,6 +24,7 @@ type cmd struct {
 	runs      *DynamicCode
 	synthetic bool
 	help      bool
+	remote    bool // runs on another machine or in a container
 }
 
 func (c *cmd) setAssign(a Assign) { c.assigns = setAssign(c.assigns, a) }
@@ -49,7 +50,7 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			return output{srcs: a0.srcs, data: -1}
 		}
 		name := baseName(a0.Value)
-		if len(c.wrappers) == 0 && c.origin.Kind != OriginRemote && !strings.Contains(a0.Value, "/") && w.callDefined(sc, c, name) {
+		if len(c.wrappers) == 0 && !c.remote && !strings.Contains(a0.Value, "/") && w.callDefined(sc, c, name) {
 			return output{data: -1}
 		}
 		var next bool
@@ -100,7 +101,7 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			return output{data: -1}
 		case "cd", "pushd", "popd":
 			w.emit(c)
-			if len(c.wrappers) == 0 {
+			if len(c.wrappers) == 0 && !c.remote { // a remote Dir stays unknown
 				sc.dir = w.chdir(sc.dir, name, c.argv[1:])
 			}
 			return output{data: -1}
@@ -279,9 +280,10 @@ func (w *walker) reparse(c *cmd, src string, o Origin, stdin *input, strict bool
 		origin:  o,
 		wrap:    c.wrappers,
 		stdin:   stdin,
+		remote:  c.remote || o.Kind == OriginRemote,
 	}
 	if o.Kind == OriginRemote {
-		sc.dir, sc.assigns = "", nil // another machine or container
+		sc.dir, sc.assigns, sc.wrap = "", nil, nil // another machine or container
 	}
 	w.stmts(sc, f.Stmts, pipePos{})
 }

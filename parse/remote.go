@@ -232,6 +232,7 @@ func (w *walker) remoteArgv(sc *scope, c *cmd, argv []arg, via string) {
 	inner.redirs = nil
 	inner.dir = ""
 	inner.extra = false
+	inner.remote = true
 	inner.origin = Origin{Kind: OriginRemote, Depth: c.origin.Depth + 1, Via: via}
 	w.run(sc.sub(), &inner)
 }

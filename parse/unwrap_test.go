@@ -126,6 +126,8 @@ var casesReentry = []tcase{
 		{argv: "ssh -p 2222 -i key user@host rm -rf /srv", name: "ssh", kind: "top"},
 		{argv: "rm -rf /srv", name: "rm", kind: "remote", depth: 1, via: "ssh", dir: "-"}}},
 	{src: "ssh host git reset --hard", want: []want{{argv: "git reset --hard", name: "git", kind: "remote", depth: 1}}},
+	{src: "ssh host 'cd /srv && bash -c \"rm -rf build > log\"'", want: []want{{argv: "rm -rf build", name: "rm", kind: "shell-c", depth: 2, dir: "-", redir: "> log"}}},
+	{src: "f() { rm x; }; ssh host f; docker exec c f", n: 4, not: []string{"rm"}},
 	{src: "ssh host", n: 1, want: []want{{argv: "ssh host", name: "ssh"}}},
 	{src: "ssh host <<'EOF'\nrm -rf /g\nEOF", want: []want{{argv: "rm -rf /g", name: "rm", kind: "remote", depth: 1}}},
 	{src: "ssh host bash -c \"'rm -rf /h'\"", want: []want{{argv: "rm -rf /h", name: "rm", kind: "shell-c", depth: 2}}},

@@ -59,6 +59,7 @@ type scope struct {
 	depth   int      // syntax nesting
 	wrap    []string // wrappers around the code being walked (sudo bash -c '...')
 	stdin   *input   // stdin of the code being walked (ssh host <<EOF)
+	remote  bool     // code that runs on another machine or in a container
 }
 
 // sub returns a copy for a subshell: changes to it do not leak back.
@@ -303,6 +304,7 @@ func (w *walker) newCmd(sc *scope, pp pipePos, args []arg, prefix []Assign, rds 
 		dir:      sc.dir,
 		redirs:   rds,
 		origin:   sc.origin,
+		remote:   sc.remote,
 		pipeline: pp.n,
 		stage:    pp.stage,
 	}
