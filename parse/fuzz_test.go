@@ -88,6 +88,12 @@ func checkExec(t *testing.T, e Exec, opt Options) {
 	if e.RunsCode != nil && e.RunsCode.How == "" {
 		t.Fatalf("RunsCode without How: %+v", e)
 	}
+	if e.Remote && e.Dir != "" {
+		t.Fatalf("remote exec with a local Dir %q", e.Dir)
+	}
+	if e.Origin.Kind == OriginRemote && !e.Remote {
+		t.Fatalf("remote origin not marked Remote: %+v", e)
+	}
 	if e.Pipeline == 0 && e.Stage != 0 {
 		t.Fatalf("stage %d outside a pipeline", e.Stage)
 	}

@@ -114,6 +114,10 @@ type Exec struct {
 	// --help argument, GNU style, before any "--"): it looks itself up and
 	// has none of its usual effects.
 	HelpOnly bool `json:"help_only,omitempty"`
+	// Remote is true when the execution runs on another machine or in a
+	// container (ssh, docker exec/run, kubectl exec), directly or in code
+	// re-parsed from there; its Dir is then always "" (unknown).
+	Remote bool `json:"remote,omitempty"`
 }
 
 // DynamicCode describes code that would run but cannot be read statically.

@@ -213,3 +213,23 @@ var casesDataPositions = []tcase{
 	{src: "echo rm | cat", n: 2, not: []string{"rm"}},
 	{src: "echo \"x\" > 'rm -rf'", n: 1, not: []string{"rm"}},
 }
+
+func TestRemoteMarked(t *testing.T) {
+	r, err := Parse("ssh h 'cd /x; bash -c \"rm y\"'; docker exec c rm z; rm w", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote := map[string]bool{}
+	for _, e := range r.Execs {
+		remote[argvString(e)] = e.Remote
+		if e.Remote && e.Dir != "" {
+			t.Errorf("%q: remote with Dir %q", argvString(e), e.Dir)
+		}
+	}
+	want := map[string]bool{"rm y": true, "cd /x": true, "rm z": true, "rm w": false, "docker exec c rm z": false}
+	for k, v := range want {
+		if got, ok := remote[k]; !ok || got != v {
+			t.Errorf("%q: Remote=%v (found %v), want %v", k, got, ok, v)
+		}
+	}
+}

@@ -544,6 +544,7 @@ func (w *walker) emit(c *cmd) {
 		RunsCode:  c.runs,
 		Synthetic: c.synthetic,
 		HelpOnly:  c.help,
+		Remote:    c.remote,
 	}
 	for i, a := range c.argv {
 		e.Argv[i] = a.Word
