@@ -174,6 +174,9 @@ Exit codes: 0 printed (an empty or absent register prints nothing), 3 usage,
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
+			if n, err := register.PendingJournal(reg.Dir()); err == nil && n > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: %d more entries wait in the fallback journal (not shown); the next hook call merges them\n", n)
+			}
 			if !asJSON {
 				printLog(cmd.OutOrStdout(), es)
 				return nil
