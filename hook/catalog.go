@@ -265,7 +265,7 @@ func CatalogHashFor(cfg *Config) string {
 		h.Write(b)
 		h.Write([]byte{'\n'})
 	}
-	if cfg != nil {
+	if cfg != nil && !cfg.empty() {
 		h.Write([]byte("config\n"))
 		h.Write(cfg.canonical())
 	}

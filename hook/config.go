@@ -253,6 +253,17 @@ func sortedCopy(s []string) []string {
 	return out
 }
 
+// empty reports a configuration that changes no decision: its hash is the
+// shipped catalog's.
+func (c *Config) empty() bool {
+	for _, on := range c.Disabled {
+		if on {
+			return false
+		}
+	}
+	return len(c.ProtectedPaths) == 0 && len(c.AllowedHosts) == 0 && !c.RestrictWebFetch && len(c.Custom) == 0
+}
+
 // disabled reports whether the operator switched a rule off.
 func (c *Config) disabled(id string) bool {
 	return c != nil && c.Disabled[id]

@@ -221,12 +221,19 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 	return nil
 }
 
-// inputObject decodes tool_input as a JSON object.
-func inputObject(input json.RawMessage) (map[string]json.RawMessage, error) {
+// maxInputBytes refuses tool inputs too large to hold a command within the
+// parser's limit even fully escaped, before spending time decoding them.
+const maxInputBytes = 8 * parse.DefaultMaxBytes
+
+// inputObject decodes tool_input as a JSON object, in one pass.
+func inputObject(input json.RawMessage) (map[string]any, error) {
 	if len(bytes.TrimSpace(input)) == 0 {
 		return nil, errors.New("tool_input is missing")
 	}
-	var obj map[string]json.RawMessage
+	if len(input) > maxInputBytes {
+		return nil, fmt.Errorf("tool_input over the %d byte limit: not judged", maxInputBytes)
+	}
+	var obj map[string]any
 	if err := json.Unmarshal(input, &obj); err != nil {
 		return nil, fmt.Errorf("tool_input is not a JSON object: %v", err)
 	}
@@ -236,16 +243,16 @@ func inputObject(input json.RawMessage) (map[string]json.RawMessage, error) {
 	return obj, nil
 }
 
-func stringField(obj map[string]json.RawMessage, key string, required bool) (string, error) {
+func stringField(obj map[string]any, key string, required bool) (string, error) {
 	raw, ok := obj[key]
-	if !ok || string(raw) == "null" {
+	if !ok || raw == nil {
 		if required {
 			return "", fmt.Errorf("tool_input.%s is missing", key)
 		}
 		return "", nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, ok := raw.(string)
+	if !ok {
 		return "", fmt.Errorf("tool_input.%s is not a string", key)
 	}
 	if required && s == "" {
