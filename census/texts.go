@@ -23,7 +23,7 @@ var definitions = map[string]string{
 	"register.self_concordance":    defSelfConcordance,
 	"rates.*":                      "Stops per 100 tool calls: a lower bound, since the call count is an upper bound and some stops are not recognised.",
 	"sources.unreadable_lines":     "Lines that are not JSON objects (corrupt or truncated) or longer than 16 MiB; skipped, never fatal.",
-	"sources.orphan_results":       "Tool results whose call was not seen; their text is not matched (toolDenialKind still counts).",
+	"sources.orphan_results":       "Error or denial results whose call was not seen; their text is not matched (toolDenialKind still counts).",
 	"sources.duplicate_tool_calls": "tool_use records whose id was already seen (copies in forked or resumed sessions).",
 }
 

@@ -39,18 +39,37 @@ const (
 )
 
 // record reads only the fields the census needs from one transcript line.
+// message.content is a string (a prompt) or an array of blocks; a string
+// leaves Content empty with a *json.UnmarshalTypeError, which is fine: the
+// decoder skips the value and goes on (one pass instead of decoding a raw
+// copy again).
 type record struct {
-	Type           string          `json:"type"`
-	Timestamp      string          `json:"timestamp"`
-	ToolDenialKind string          `json:"toolDenialKind"`
-	ToolUseResult  json.RawMessage `json:"toolUseResult"`
+	Type           string    `json:"type"`
+	Timestamp      string    `json:"timestamp"`
+	ToolDenialKind string    `json:"toolDenialKind"`
+	ToolUseResult  turString `json:"toolUseResult"`
 	Message        struct {
-		Content json.RawMessage `json:"content"`
+		Content []block `json:"content"`
 	} `json:"message"`
 }
 
+// turString keeps toolUseResult only when it is a string (a denial's
+// "Error: ..." or "User rejected tool use"); the object of a successful
+// call, often large, is skipped.
+type turString struct {
+	s  string
+	ok bool
+}
+
+func (t *turString) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '"' {
+		t.ok = json.Unmarshal(data, &t.s) == nil
+	}
+	return nil
+}
+
 // block is one element of message.content; Content (a tool result's) is
-// decoded lazily and only its head and tail are looked at.
+// kept raw and decoded only when the result may be a stop.
 type block struct {
 	Type      string          `json:"type"`
 	ID        string          `json:"id"`
@@ -186,7 +205,23 @@ var (
 	patToolUse    = []byte(`"tool_use"`)
 	patToolResult = []byte(`"tool_result"`)
 	patDenialKind = []byte(`"toolDenialKind"`)
+	patIsError    = []byte(`"is_error"`)
+	patTURString  = []byte(`"toolUseResult":"`)
+	patTURString2 = []byte(`"toolUseResult": "`)
 )
+
+// needsDecode says whether a line can hold a tool call or a result that may
+// be a stop. Quotes inside JSON strings are escaped, so these patterns only
+// match keys and values of the record itself. A result with no is_error, no
+// toolDenialKind and no toolUseResult string (every successful call) cannot
+// be a stop and is only validated.
+func needsDecode(line []byte) bool {
+	if bytes.Contains(line, patToolUse) || bytes.Contains(line, patDenialKind) {
+		return true
+	}
+	return bytes.Contains(line, patToolResult) &&
+		(bytes.Contains(line, patIsError) || bytes.Contains(line, patTURString) || bytes.Contains(line, patTURString2))
+}
 
 // handleLine counts one record.
 func (s *scanner) handleLine(line []byte, off int64, size int) {
@@ -195,7 +230,7 @@ func (s *scanner) handleLine(line []byte, off int64, size int) {
 		return
 	}
 	// Most records hold no tool call or result: validate them only.
-	if !bytes.Contains(line, patToolUse) && !bytes.Contains(line, patToolResult) && !bytes.Contains(line, patDenialKind) {
+	if !needsDecode(line) {
 		if json.Valid(line) && line[0] == '{' {
 			s.r.Sources.Records++
 		} else {
@@ -205,18 +240,18 @@ func (s *scanner) handleLine(line []byte, off int64, size int) {
 	}
 	var rec record
 	if err := json.Unmarshal(line, &rec); err != nil {
-		s.r.Sources.UnreadableLines++
-		return
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || line[0] != '{' {
+			s.r.Sources.UnreadableLines++
+			return
+		}
 	}
 	s.r.Sources.Records++
 	if rec.Type != "assistant" && rec.Type != "user" {
 		return // unknown and bookkeeping types are skipped
 	}
-	var blocks []block
-	if len(rec.Message.Content) == 0 || rec.Message.Content[0] != '[' {
-		return // a plain prompt string
-	}
-	if json.Unmarshal(rec.Message.Content, &blocks) != nil {
+	blocks := rec.Message.Content
+	if len(blocks) == 0 {
 		return
 	}
 	inWindow := s.inWindow(rec.Timestamp)
@@ -283,8 +318,10 @@ func (s *scanner) toolResult(rec *record, b *block, inWindow bool) {
 	// with toolDenialKind the harness denied the call before the tool ran
 	// and wrote the text itself.
 	textOK := seen && f&flagCall != 0 && (f&flagMCP == 0 || rec.ToolDenialKind != "")
+	// Only a result that can be a stop is decoded: an error, a denial
+	// kind, or the Esc rejection's toolUseResult string.
 	var snip snippet
-	if textOK {
+	if textOK && (b.IsError || rec.ToolDenialKind != "" || rec.ToolUseResult.ok) {
 		snip = resultSnippet(rec, b)
 	}
 	if _, known := denialKinds[rec.ToolDenialKind]; rec.ToolDenialKind != "" && !known {
@@ -334,9 +371,8 @@ func resultSnippet(rec *record, b *block) snippet {
 	if t, ok := contentText(b.Content); ok {
 		return newSnippet(t)
 	}
-	var t string
-	if len(rec.ToolUseResult) > 0 && rec.ToolUseResult[0] == '"' && json.Unmarshal(rec.ToolUseResult, &t) == nil {
-		return newSnippet(strings.TrimPrefix(t, "Error: "))
+	if rec.ToolUseResult.ok {
+		return newSnippet(strings.TrimPrefix(rec.ToolUseResult.s, "Error: "))
 	}
 	return snippet{}
 }
