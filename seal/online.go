@@ -2,8 +2,10 @@ package seal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/sigstore/rekor/pkg/generated/client/entries"
 	"github.com/sigstore/rekor/pkg/generated/client/tlog"
 	"github.com/sigstore/rekor/pkg/util"
 	"github.com/sigstore/rekor/pkg/verify"
@@ -47,6 +49,11 @@ func VerifyOnline(ctx context.Context, recs []*Record, key *RekorKey, url string
 			return res, nil
 		}
 		_, live, err := fetchEntry(ctx, c, r.RekorUUID)
+		var notFound *entries.GetLogEntryByUUIDNotFound
+		if errors.As(err, &notFound) {
+			res.Error = fmt.Sprintf("seal %d: entry %s is not in the live log", r.ID, r.RekorUUID)
+			return res, nil
+		}
 		if err != nil {
 			return nil, &UnreachableError{URL: u, Err: fmt.Errorf("fetching seal %d's entry %s: %w", r.ID, r.RekorUUID, err)}
 		}

@@ -439,3 +439,35 @@ func TestSealArtifact(t *testing.T) {
 		t.Fatal("artifact seal listed as a register seal")
 	}
 }
+
+func TestOnline(t *testing.T) {
+	e := newEnv(t)
+	e.reg.add(3)
+	e.mustSeal()
+	e.reg.add(2)
+	e.mustSeal()
+	ctx := context.Background()
+	res, err := seal.VerifyOnline(ctx, e.records(), e.rkey, "")
+	if err != nil || res.Error != "" || res.Checked != 2 || res.TreeSize != 2 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	// Another log that never saw the entries.
+	other := rekortest.New()
+	defer other.Close()
+	otherKey, _ := seal.ParseRekorKey(other.PublicKeyPEM())
+	res, err = seal.VerifyOnline(ctx, e.records(), otherKey, other.URL)
+	if err != nil || !strings.Contains(res.Error, "is not in the live log") {
+		t.Fatalf("%+v %v", res, err)
+	}
+	// The live log signs with another key than the pinned one.
+	res, err = seal.VerifyOnline(ctx, e.records(), otherKey, "")
+	if err != nil || !strings.Contains(res.Error, "is not the pinned Rekor key") {
+		t.Fatalf("%+v %v", res, err)
+	}
+	// Unreachable.
+	e.log.Fail.Store(true)
+	var ue *seal.UnreachableError
+	if _, err := seal.VerifyOnline(ctx, e.records(), e.rkey, ""); !errors.As(err, &ue) {
+		t.Fatalf("want UnreachableError, got %v", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -179,6 +180,13 @@ not seal (no key, no register, Rekor unreachable: the seal is pending).`,
 				return fail(exitError, "%v", err)
 			}
 			defer reg.Close()
+			// One seal run at a time (two SessionEnd hooks may fire together):
+			// each checkpoint names its predecessor.
+			unlock, err := sealLock(reg.Dir())
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			defer unlock()
 			out := &sealOutput{Register: regPath, Uploaded: []*seal.Record{}}
 			w := cmd.OutOrStdout()
 			if ifDue {
@@ -245,4 +253,18 @@ func sealPrint(w io.Writer, asJSON bool, out *sealOutput, upErr error) error {
 		return exitCode(exitError)
 	}
 	return nil
+}
+
+// sealLock takes an exclusive lock on seal.lock beside the register,
+// waiting for another seal run to finish.
+func sealLock(dir string) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dir, "seal.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("seal lock: %v", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("seal lock: %v", err)
+	}
+	return func() { f.Close() }, nil
 }
