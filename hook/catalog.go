@@ -139,7 +139,7 @@ var catalog = []Rule{
 	{RuleRmGitDir, ClassDiscardWork, SevHigh, Ask, "deleting a .git directory destroys the repository's history", "keep .git; remove only the files you mean to", false, nil},
 
 	// destroy-files
-	{RuleRmSystem, ClassDestroyFiles, SevCritical, Deny, "recursive or forced rm of / or a system directory", "delete the specific project paths you mean, by name", true, nil},
+	{RuleRmSystem, ClassDestroyFiles, SevCritical, Deny, "rm of /, a system directory or a system file (recursive, forced, or in /etc, /usr, /bin, /boot ...)", "delete the specific project paths you mean, by name", true, nil},
 	{RuleRmHome, ClassDestroyFiles, SevCritical, Deny, "recursive or forced rm of the home directory or its dotfiles", "delete the specific project paths you mean, by name", true, nil},
 	{RuleRmOutside, ClassDestroyFiles, SevHigh, Deny, "recursive or forced rm of a path outside the project", "work inside the project or a temp dir; ask the operator to remove it", false, nil},
 	{RuleRmFileOutside, ClassDestroyFiles, SevMedium, Ask, "deleting a file outside the project", "leave files outside the project to the operator", false, nil},

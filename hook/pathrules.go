@@ -97,22 +97,28 @@ func (j *judge) resolve(p, dir string) (string, bool) {
 	return filepath.Clean(p), true
 }
 
-// globBase cuts a path at its first glob character: "/etc/*" -> "/etc"
-// with glob true. "/a/b*c/d" -> "/a" (the component holding the glob is
-// unknown).
+// globBase cuts a path at the component holding its first glob
+// character. A component that matches everything ("*", ".*") stands for the
+// whole directory: "/etc/*" -> "/etc". A narrower pattern stands for some
+// entries below it: "/tmp/x-*.log" -> "/tmp/*" (strictly under /tmp).
 func globBase(p string) (string, bool) {
 	i := strings.IndexAny(p, "*?[")
 	if i < 0 {
 		return p, false
 	}
-	d := p[:i]
-	if k := strings.LastIndexByte(d, '/'); k >= 0 {
-		d = d[:k]
+	k := strings.LastIndexByte(p[:i], '/')
+	d := "/"
+	if k > 0 {
+		d = p[:k]
 	}
-	if d == "" {
-		d = "/"
+	comp := p[k+1:]
+	if e := strings.IndexByte(comp, '/'); e >= 0 {
+		comp = comp[:e]
 	}
-	return d, true
+	if comp == "*" || comp == ".*" || comp == "*.*" || comp == "{*,.*}" {
+		return d, true
+	}
+	return strings.TrimSuffix(d, "/") + "/*", true
 }
 
 // locate classifies an absolute, cleaned path (possibly with a glob).

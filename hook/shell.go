@@ -301,6 +301,10 @@ func (j *judge) rmTarget(e *parse.Exec, w parse.Word, recursive, strong bool, de
 		if tampered {
 			return
 		}
+		if j.isSystemFile(p) {
+			j.add(RuleRmSystem, detail) // rm /etc/passwd
+			return
+		}
 		if strong {
 			j.add(RuleRmOutside, detail)
 		} else {
