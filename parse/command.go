@@ -24,7 +24,9 @@ type cmd struct {
 	runs      *DynamicCode
 	synthetic bool
 	help      bool
-	remote    bool // runs on another machine or in a container
+	remote    bool   // runs on another machine or in a container
+	params    *[]arg // positional parameters in effect ($0 first), nil if unknown
+	shParams  *[]arg // those of a new shell it starts (bash -c STR $0 $1...)
 }
 
 func (c *cmd) setAssign(a Assign) { c.assigns = setAssign(c.assigns, a) }
@@ -199,6 +201,8 @@ func (w *walker) callDefined(sc *scope, c *cmd, name string) bool {
 		inner := w.nest(sc)
 		inner.origin = Origin{Kind: OriginFunction, Depth: sc.origin.Depth, Via: key}
 		inner.stdin = c.stdin
+		args := c.argv // $0 is the function name, then its arguments
+		inner.params = &args
 		w.stmt(inner, body, pipePos{n: c.pipeline, stage: c.stage, stdin: c.stdin})
 		if c.pipeline == 0 {
 			// A function runs in the calling shell: its cd and assignments last.
@@ -281,6 +285,12 @@ func (w *walker) reparse(c *cmd, src string, o Origin, stdin *input, strict bool
 		wrap:    c.wrappers,
 		stdin:   stdin,
 		remote:  c.remote || o.Kind == OriginRemote,
+	}
+	switch o.Kind {
+	case OriginEval, OriginAlias: // the same shell
+		sc.params = c.params
+	case OriginShellString:
+		sc.params = c.shParams
 	}
 	if o.Kind == OriginRemote {
 		sc.dir, sc.assigns, sc.wrap = "", nil, nil // another machine or container

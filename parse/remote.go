@@ -58,6 +58,13 @@ scan:
 			return
 		}
 		o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: name + " -c"}
+		if !c.extra { // xargs or find -exec would append unknown arguments
+			params := slices.Clone(operands[1:]) // $0, $1, ...
+			if len(params) == 0 {
+				params = []arg{{Word: Word{Value: name, Static: true}}}
+			}
+			c.shParams = &params
+		}
 		w.reparseArgs(c, operands[:1], o, "shell-c", "", nil)
 		return
 	}

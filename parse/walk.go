@@ -60,6 +60,7 @@ type scope struct {
 	wrap    []string // wrappers around the code being walked (sudo bash -c '...')
 	stdin   *input   // stdin of the code being walked (ssh host <<EOF)
 	remote  bool     // code that runs on another machine or in a container
+	params  *[]arg   // positional parameters $0, $1... when known, else nil
 }
 
 // sub returns a copy for a subshell: changes to it do not leak back.
@@ -305,6 +306,7 @@ func (w *walker) newCmd(sc *scope, pp pipePos, args []arg, prefix []Assign, rds 
 		redirs:   rds,
 		origin:   sc.origin,
 		remote:   sc.remote,
+		params:   sc.params,
 		pipeline: pp.n,
 		stage:    pp.stage,
 	}

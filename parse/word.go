@@ -66,7 +66,7 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 			w.part(sc, q, wb, false, true)
 		}
 	case *syntax.ParamExp:
-		if v, ok := w.knownParam(sc, p); ok {
+		if v, ok := w.knownParam(sc, p, dq); ok {
 			wb.b.WriteString(v)
 			return
 		}
@@ -96,11 +96,24 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 	}
 }
 
-// knownParam resolves $HOME and $PWD (plain, no modifiers) when known.
-func (w *walker) knownParam(sc *scope, p *syntax.ParamExp) (string, bool) {
+// knownParam resolves $HOME, $PWD and positional parameters (plain, no
+// modifiers) when known: the latter inside bash -c '...' _ ARGS and
+// functions called with static arguments.
+func (w *walker) knownParam(sc *scope, p *syntax.ParamExp, dq bool) (string, bool) {
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil ||
 		p.Repl != nil || p.Exp != nil || p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
 		return "", false
+	}
+	if n, err := strconv.Atoi(p.Param.Value); err == nil && sc.params != nil {
+		if n >= len(*sc.params) {
+			return "", true // unset: expands to nothing
+		}
+		a := (*sc.params)[n]
+		// Unquoted, a value with blanks or globs would be split or expanded.
+		if !a.Static || !dq && strings.ContainsAny(a.Value, " \t\n*?[") {
+			return "", false
+		}
+		return a.Value, true
 	}
 	switch p.Param.Value {
 	case "HOME":
