@@ -27,7 +27,14 @@ type cmd struct {
 	remote    bool   // runs on another machine or in a container
 	params    *[]arg // positional parameters in effect ($0 first), nil if unknown
 	shParams  *[]arg // those of a new shell it starts (bash -c STR $0 $1...)
+	// inherited is how many of wrappers came with the code around it
+	// (sudo bash -c '...', time): only wrappers of its own stop a function
+	// or alias from being expanded, or a cd from applying.
+	inherited int
 }
+
+// unwrapped reports that no wrapper of the command itself was removed.
+func (c *cmd) unwrapped() bool { return len(c.wrappers) == c.inherited }
 
 func (c *cmd) setAssign(a Assign) { c.assigns = setAssign(c.assigns, a) }
 
@@ -52,7 +59,7 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			return output{srcs: a0.srcs, data: -1}
 		}
 		name := baseName(a0.Value)
-		if len(c.wrappers) == 0 && !c.remote && !strings.Contains(a0.Value, "/") && w.callDefined(sc, c, name) {
+		if c.unwrapped() && !c.remote && !strings.Contains(a0.Value, "/") && w.callDefined(sc, c, name) {
 			return output{data: -1}
 		}
 		var next bool
@@ -103,7 +110,7 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			return output{data: -1}
 		case "cd", "pushd", "popd":
 			w.emit(c)
-			if len(c.wrappers) == 0 && !c.remote { // a remote Dir stays unknown
+			if c.unwrapped() && !c.remote { // a remote Dir stays unknown
 				sc.dir = w.chdir(sc.dir, name, c.argv[1:])
 			}
 			return output{data: -1}
@@ -201,6 +208,7 @@ func (w *walker) callDefined(sc *scope, c *cmd, name string) bool {
 		inner := w.nest(sc)
 		inner.origin = Origin{Kind: OriginFunction, Depth: sc.origin.Depth, Via: key}
 		inner.stdin = c.stdin
+		inner.wrap = c.wrappers // time f, or f inside sudo bash -c '...'
 		args := c.argv // $0 is the function name, then its arguments
 		inner.params = &args
 		w.stmt(inner, body, pipePos{n: c.pipeline, stage: c.stage, stdin: c.stdin})

@@ -148,6 +148,10 @@ var casesReentry = []tcase{
 	{src: "bash -c 'rm -rf \"$1\" \"$0\" \"$2\"' sh /y", want: []want{{argv: "rm -rf /y sh ", name: "rm", kind: "shell-c", depth: 1, static: "SSSSS"}}},
 	{src: "bash -c 'rm -rf \"$1\"'", want: []want{{argv: "rm -rf ", name: "rm", static: "SSS"}}},
 	{src: "find . -exec sh -c 'rm \"$1\"' _ {} \\;", want: []want{{argv: "rm $1", name: "rm", static: "SD"}}},
+	{src: "sudo bash -c 'f() { rm -rf /a; }; cd /srv; f; rm b'", want: []want{
+		{argv: "rm -rf /a", name: "rm", kind: "function", depth: 1, wrap: "sudo", dir: "/srv"},
+		{argv: "rm b", name: "rm", wrap: "sudo", dir: "/srv"}}},
+	{src: "f() { rm -rf /c; }; time f; sudo f", want: []want{{argv: "rm -rf /c", name: "rm", wrap: "time"}, {argv: "f", name: "f", wrap: "sudo"}}},
 	{src: "f() { watch \"rm $1\"; }; f /z", want: []want{{argv: "rm /z", name: "rm", kind: "shell-c", depth: 1, via: "watch"}}},
 	{src: "f() { cd /tmp; }; f; rm x", want: []want{{argv: "rm x", name: "rm", dir: "/tmp"}}},
 	{src: "deploy() { git push -f; }", n: 0, not: []string{"git"}},

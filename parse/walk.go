@@ -311,6 +311,7 @@ func (w *walker) newCmd(sc *scope, pp pipePos, args []arg, prefix []Assign, rds 
 		stage:    pp.stage,
 	}
 	c.wrappers = append(append(c.wrappers, sc.wrap...), pp.wrap...)
+	c.inherited = len(c.wrappers)
 	c.assigns = append(c.assigns, sc.assigns...)
 	for _, a := range prefix {
 		c.setAssign(a)
