@@ -183,8 +183,8 @@ func (w *walker) plain(c *cmd, name string) output {
 		} else {
 			out.data = -1
 		}
-	case "cat":
-		if len(c.argv) == 1 && c.stdin != nil && c.stdin.static && !c.stdin.file {
+	case "cat", "tee":
+		if (name == "tee" || len(c.argv) == 1) && c.stdin != nil && c.stdin.static && !c.stdin.file {
 			// cat <<EOF ... | sh: the heredoc is what the shell reads.
 			out = output{text: c.stdin.text, static: true, srcs: []string{name}}
 			out.data = w.addData(c.stdin.text, "heredoc")
@@ -209,7 +209,7 @@ func (w *walker) callDefined(sc *scope, c *cmd, name string) bool {
 		inner.origin = Origin{Kind: OriginFunction, Depth: sc.origin.Depth, Via: key}
 		inner.stdin = c.stdin
 		inner.wrap = c.wrappers // time f, or f inside sudo bash -c '...'
-		args := c.argv // $0 is the function name, then its arguments
+		args := c.argv          // $0 is the function name, then its arguments
 		inner.params = &args
 		w.stmt(inner, body, pipePos{n: c.pipeline, stage: c.stage, stdin: c.stdin})
 		if c.pipeline == 0 {
@@ -481,6 +481,12 @@ func (w *walker) sudo(c *cmd, name string) bool {
 	}
 	if d, ok := flags["D"]; ok {
 		c.dir = resolve(c.dir, d)
+	}
+	// sudo VAR=value CMD sets the variable for the command.
+	for i < len(c.argv)-1 && name == "sudo" && envName.MatchString(c.argv[i].Value) {
+		n, v, _ := strings.Cut(c.argv[i].Value, "=")
+		c.setAssign(Assign{Name: n, Value: Word{Value: v, Static: c.argv[i].Static}})
+		i++
 	}
 	return w.unwrapAt(c, name, i)
 }

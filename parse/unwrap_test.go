@@ -38,6 +38,8 @@ var casesWrappers = []tcase{
 	{src: "doas -u root rm x", want: []want{{argv: "rm x", name: "rm", wrap: "doas"}}},
 	{src: "sudo -s", want: []want{{argv: "sh", name: "sh", wrap: "sudo"}}},
 	{src: "echo 'rm -rf /' | sudo -i", want: []want{{argv: "rm -rf /", name: "rm", kind: "shell-stdin", depth: 1, wrap: "sudo"}}},
+	{src: "sudo GIT_DIR=/x FOO=1 git reset --hard", want: []want{{argv: "git reset --hard", name: "git", wrap: "sudo"}}},
+	{src: "echo 'rm -rf /q' | tee log | sh", want: []want{{argv: "rm -rf /q", name: "rm", kind: "shell-stdin", depth: 1}}},
 	{src: "sudo -e /etc/hosts", want: []want{{argv: "sudo -e /etc/hosts", name: "sudo"}}},
 	{src: "env -i A=1 B=2 git push -f", want: []want{{argv: "git push -f", name: "git", wrap: "env"}}},
 	{src: "env -u HOME -C /tmp rm x", want: []want{{argv: "rm x", name: "rm", wrap: "env", dir: "/tmp"}}},
