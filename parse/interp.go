@@ -156,16 +156,38 @@ loop:
 
 // A call pattern: the regexp matches up to the opening of the arguments.
 type callPat struct {
-	re   *regexp.Regexp
-	kind string // "shell": runs a command line or argv; "rm", "rm -r", "rmdir": deletes its first argument
+	re    *regexp.Regexp
+	kind  string   // "shell": runs a command line or argv; "rm", "rm -r", "rmdir": deletes its first argument
+	hints []string // names in the pattern: a cheap filter before the regexp
 }
 
 func pats(kind string, exprs ...string) []callPat {
 	var out []callPat
 	for _, e := range exprs {
-		out = append(out, callPat{re: regexp.MustCompile(e), kind: kind})
+		out = append(out, callPat{re: regexp.MustCompile(e), kind: kind, hints: hintWords(e)})
 	}
 	return out
+}
+
+var (
+	escapeRe = regexp.MustCompile(`\\.`)
+	nameRe   = regexp.MustCompile(`[A-Za-z_][A-Za-z_0-9]+`)
+)
+
+// hintWords lists the names written in a pattern (escapes removed). Every
+// match contains one of them, since each pattern requires a group of
+// literal names; code with none of them cannot match and is not searched.
+func hintWords(expr string) []string {
+	return nameRe.FindAllString(escapeRe.ReplaceAllString(expr, " "), -1)
+}
+
+func (p callPat) mayMatch(code string) bool {
+	for _, h := range p.hints {
+		if strings.Contains(code, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // Per-language patterns. Perl and Ruby call without parentheses too.
@@ -243,6 +265,9 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 	}
 	seen := map[int]bool{} // call openings handled: patterns may overlap
 	for _, p := range langPats[lang] {
+		if !p.mayMatch(code) {
+			continue
+		}
 		for _, m := range p.re.FindAllStringIndex(code, -1) {
 			if inString(m[0]) || seen[m[1]] {
 				continue
