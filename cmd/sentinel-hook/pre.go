@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -352,7 +353,42 @@ func appendEntry(e *register.Entry) error {
 	if err != nil {
 		return err
 	}
+	defer queue(filepath.Dir(path))()
 	return reg.Append(e)
+}
+
+// queueWait bounds how long a hook waits in the queue before going to
+// SQLite's own lock anyway (whose busy timeout then still applies).
+const queueWait = 2 * time.Second
+
+// queue makes hook processes take turns at the register with an advisory
+// flock on hook.lock beside it. SQLite's busy handler polls, with sleeps up
+// to 100 ms, so with many parallel subagents a waiting writer can lose the
+// race again and again past its timeout; a blocked flock is woken by the
+// kernel as soon as the holder is done. It is only an optimisation: the
+// transaction's own lock is what keeps the chain linear, and any failure
+// here (read-only directory, timeout) just skips the queue. The returned
+// func leaves it (so does the process's exit).
+func queue(dir string) func() {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return func() {}
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "hook.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return func() {}
+	}
+	got := make(chan error, 1)
+	go func() { got <- syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }()
+	select {
+	case err := <-got:
+		if err != nil {
+			f.Close()
+			return func() {}
+		}
+		return func() { f.Close() }
+	case <-time.After(queueWait):
+		return func() {}
+	}
 }
 
 // journalAfterPanic keeps a record of a call whose handling panicked; it
