@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -90,7 +92,10 @@ func findHook() (string, error) {
 
 // runDemoCall sends one payload through the real hook binary.
 func runDemoCall(hookExe string, env []string, c demoCall, payload []byte) demoResult {
-	cmd := exec.Command(hookExe)
+	// Claude Code would give up after the hook's timeout; so does the demo.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, hookExe)
 	cmd.Env = env
 	if c.Unattended {
 		cmd.Env = append(cmd.Env, "SENTINEL_UNATTENDED=1")
