@@ -170,6 +170,27 @@ func addHook(o *jobject, h ourHook, exe string, timeout int) []string {
 	return append(changes, fmt.Sprintf("+ hooks.%s: %s", h.Event, settingsCompact(g)))
 }
 
+// checkHooksShape refuses a settings file whose "hooks" is not what Claude
+// Code expects, rather than overwrite what the operator wrote there.
+func checkHooksShape(path string, o *jobject) error {
+	hv, ok := o.get("hooks")
+	if !ok {
+		return nil
+	}
+	hooks, ok := hv.(*jobject)
+	if !ok {
+		return fail(exitError, "%s: \"hooks\" is not a JSON object; not touching it", path)
+	}
+	for _, h := range allOurHooks {
+		if ev, ok := hooks.get(h.Event); ok {
+			if _, ok := ev.([]any); !ok {
+				return fail(exitError, "%s: \"hooks.%s\" is not a JSON array; not touching it", path, h.Event)
+			}
+		}
+	}
+	return nil
+}
+
 // settingsTarget resolves --user / --project to a file.
 func settingsTarget(user, project bool) (settingsFile, error) {
 	if user && project {
@@ -297,6 +318,9 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
+			if err := checkHooksShape(f.Path, o); err != nil {
+				return err
+			}
 			changes := addHook(o, preHook, hookExe, timeout)
 			changes = append(changes, addHook(o, postHook, hookExe, timeout)...)
 			if sealOnEnd {
@@ -341,6 +365,9 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			o, exists, err := readSettings(f.Path)
 			if err != nil {
 				return fail(exitError, "%v", err)
+			}
+			if err := checkHooksShape(f.Path, o); err != nil {
+				return err
 			}
 			var changes []string
 			for _, h := range allOurHooks {
