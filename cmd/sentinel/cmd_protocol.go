@@ -19,6 +19,7 @@ import (
 	"github.com/sentinel-guard/sentinel/hook"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
+	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/seal"
 )
 
@@ -104,14 +105,15 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 	sealCmd.Flags().BoolVar(&sJSON, "json", false, "print the seal record as JSON")
 	proto.AddCommand(sealCmd)
 
-	var at, stopsPath string
+	var at, stopsPath, bundlePath string
 	var cJSON bool
 	check := &cobra.Command{
 		Use:   "check FILE",
 		Short: "Read each prediction as of its reading date: held, missed, not_measurable",
 		Long: `check reads every prediction of a protocol file on the data as of its
 reading date: register entries (decisions and grades) with a time up to the
-end of that day (UTC), and the census (--stops stops.json) for the harness's
+end of that day (UTC) from the local register or an exported bundle
+(--bundle: commitment-only entries suffice, so anyone can check), and the census (--stops stops.json) for the harness's
 stops and the human cell. A prediction is held, missed (printed as a miss,
 with the measured value) or not_measurable (with the reason). Not
 measurable is never counted as held.
@@ -145,12 +147,23 @@ invalid file, 4 the register or stops.json could not be read.`,
 					return fail(exitError, "%v", err)
 				}
 			}
-			r, err := protoOpenRegister(true)
-			if err != nil {
-				return err
+			var each func(func(register.Entry) error) error
+			sealStatus := "not checked: read from a bundle ('sentinel verify --bundle' checks its seals)"
+			if bundlePath != "" {
+				var closeFn func()
+				if each, _, closeFn, err = replayBundle(bundlePath); err != nil {
+					return err
+				}
+				defer closeFn()
+			} else {
+				r, err := protoOpenRegister(true)
+				if err != nil {
+					return err
+				}
+				defer r.Close()
+				each, sealStatus = outcome.Entries(r), protocolSealStatus(r.DB(), args[0])
 			}
-			defer r.Close()
-			rep, err := protocol.Check(f, outcome.Entries(r), stops, atT, time.Now())
+			rep, err := protocol.Check(f, each, stops, atT, time.Now())
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
@@ -158,7 +171,7 @@ invalid file, 4 the register or stops.json could not be read.`,
 				CatalogVersion: f.CatalogVersion, RunningCatalogVersion: hook.CatalogVersion,
 				CatalogHash: f.CatalogHash, RunningCatalogHash: hook.CatalogHash()}
 			out.CatalogMatches = out.CatalogVersion == out.RunningCatalogVersion && out.CatalogHash == out.RunningCatalogHash
-			out.Seal = protocolSealStatus(r.DB(), args[0])
+			out.Seal = sealStatus
 			w := cmd.OutOrStdout()
 			if cJSON {
 				if err := protoJSON(w, out); err != nil {
@@ -175,6 +188,7 @@ invalid file, 4 the register or stops.json could not be read.`,
 	}
 	check.Flags().StringVar(&at, "at", "", "read every prediction as of DATE (YYYY-MM-DD, or today) instead of its reading date")
 	check.Flags().StringVar(&stopsPath, "stops", "", "the census stops.json, for harness stops and the human cell")
+	check.Flags().StringVar(&bundlePath, "bundle", "", "read an exported bundle instead of the local register (anyone can check)")
 	check.Flags().BoolVar(&cJSON, "json", false, "print as JSON")
 	proto.AddCommand(check)
 }
