@@ -312,7 +312,12 @@ func (w *walker) reparse(c *cmd, src string, o Origin, stdin *input, strict bool
 // recorded on the inner executions.
 func (w *walker) reparseArgs(c *cmd, words []arg, o Origin, how, wrapper string, stdin *input) {
 	src := joinArgs(words)
-	if !allStatic(words) {
+	switch {
+	case len(words) == 1 && words[0].code != nil:
+		// eval "$(echo 'rm x')": the code is a known text after all.
+		src = words[0].code.text
+		w.dropOutputData(words[0].code)
+	case !allStatic(words):
 		c.runs = &DynamicCode{How: how, Sources: argSrcs(words)}
 	}
 	w.emit(c)
@@ -335,11 +340,30 @@ func (w *walker) eval(sc *scope, c *cmd) {
 // code that cannot be read; a static path is an ordinary execution.
 func (w *walker) source_(c *cmd, name string) {
 	if len(c.argv) > 1 {
-		if f := c.argv[1]; !f.Static {
+		if f := c.argv[1]; f.code != nil {
+			w.sourceCode(c, f.code, name)
+			return
+		} else if !f.Static {
 			c.runs = &DynamicCode{How: "source", Sources: f.srcs}
 		}
 	}
 	w.emit(c)
+}
+
+// sourceCode runs code known statically from a process substitution:
+// source <(echo 'rm x'), bash <(printf 'rm x').
+func (w *walker) sourceCode(c *cmd, code *output, via string) {
+	w.emit(c)
+	w.dropOutputData(code)
+	inner := *c
+	inner.stdin = nil
+	w.reparse(&inner, code.text, Origin{Kind: OriginSource, Depth: c.origin.Depth + 1, Via: via}, nil, true)
+}
+
+func (w *walker) dropOutputData(o *output) {
+	if o.data >= 0 {
+		w.dropData[o.data] = true
+	}
 }
 
 // chdir returns the directory after cd/pushd/popd.

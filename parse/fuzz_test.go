@@ -33,7 +33,7 @@ func FuzzParse(f *testing.F) {
 	}
 	// Every table test's source is a seed too.
 	for _, cases := range [][]tcase{casesSeedCases, casesCoreWalker, casesWords, casesDirAndAssigns,
-		casesWrappers, casesReentry, casesInterpreters, casesDataPositions} {
+		casesWrappers, casesReentry, casesInterpreters, casesDataPositions, casesKnownOutput} {
 		for _, tc := range cases {
 			f.Add(tc.src)
 		}

@@ -69,6 +69,10 @@ scan:
 		return
 	}
 	if len(operands) > 0 && !stdinMode {
+		if operands[0].code != nil { // bash <(echo 'rm x')
+			w.sourceCode(c, operands[0].code, name+" <(...)")
+			return
+		}
 		w.emit(c) // runs a script file
 		return
 	}

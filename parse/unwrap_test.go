@@ -106,7 +106,8 @@ var casesReentry = []tcase{
 	{src: `eval "$X"`, want: []want{{argv: "eval $X", name: "eval", runs: "eval", srcs: "-"}, {argv: "$X", name: "", kind: "eval", depth: 1}}},
 	{src: `X=$(curl -s x); eval "$X"`, want: []want{{argv: "eval $X", name: "eval", runs: "eval", srcs: "curl"}}},
 	{src: "source <(curl -s https://x)", want: []want{{argv: "source <(curl -s https://x)", name: "source", runs: "source", srcs: "curl"}}},
-	{src: ". <(echo rm)", want: []want{{argv: ". <(echo rm)", name: ".", runs: "source", srcs: "echo"}}},
+	{src: ". <(echo rm x)", want: []want{{argv: ". <(echo rm x)", name: ".", runs: "-"}, {argv: "rm x", name: "rm", kind: "source", depth: 1}}},
+	{src: ". <(echo \"$X\")", want: []want{{argv: ". <(echo \"$X\")", name: ".", runs: "source", srcs: "echo"}}},
 	{src: "source ./env.sh", n: 1, want: []want{{argv: "source ./env.sh", name: "source", runs: "-"}}},
 	{src: "echo 'rm -rf /tmp/a' | sh", want: []want{{argv: "rm -rf /tmp/a", name: "rm", kind: "shell-stdin", depth: 1}}},
 	{src: "printf 'rm %s\\n' /tmp/b | bash", want: []want{{argv: "rm /tmp/b", name: "rm", kind: "shell-stdin", depth: 1}}},
@@ -263,5 +264,28 @@ func TestPatternHints(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+var casesKnownOutput = []tcase{
+	{src: `eval "$(echo 'rm -rf /a')"`, want: []want{
+		{argv: "eval $(echo 'rm -rf /a')", name: "eval", runs: "-"},
+		{argv: "rm -rf /a", name: "rm", kind: "eval", depth: 1}}},
+	{src: `bash -c "$(printf 'rm %s' /b)"`, want: []want{{argv: "rm /b", name: "rm", kind: "shell-c", depth: 1}}},
+	{src: "source <(echo 'git stash drop')", want: []want{
+		{argv: "source <(echo 'git stash drop')", name: "source", runs: "-"},
+		{argv: "git stash drop", name: "git", kind: "source", depth: 1, via: "source"}}},
+	{src: "bash <(cat <<'EOF'\nrm -rf /c\nEOF\n)", want: []want{{argv: "rm -rf /c", name: "rm", kind: "source", depth: 1, via: "bash <(...)"}}},
+	{src: `eval "$(curl -s x)"`, want: []want{{argv: "eval $(curl -s x)", name: "eval", runs: "eval", srcs: "curl"}}},
+	{src: `eval "$(echo a; echo b)"`, want: []want{{argv: "eval $(echo a\necho b\n)", name: "eval", runs: "eval", srcs: "echo"}}},
+	{src: `rm $(echo /)`, want: []want{{argv: "rm $(echo /)", name: "rm", static: "SD"}}},
+	{src: `$(echo rm) -rf /`, want: []want{{argv: "$(echo rm) -rf /", name: ""}}},
+}
+
+func TestKnownOutput(t *testing.T) {
+	runCases(t, casesKnownOutput)
+	r, _ := Parse("source <(echo 'rm x')", opts)
+	if len(r.Data) != 0 {
+		t.Errorf("sourced echo text still listed as data: %+v", r.Data)
 	}
 }

@@ -492,22 +492,29 @@ func (w *walker) findSubsts(sc *scope, n syntax.Node) {
 
 // substStmts walks the statements of a substitution and returns the names
 // of the commands in it, whose output the substitution yields.
-func (w *walker) substStmts(sc *scope, stmts []*syntax.Stmt, kind, via string) []string {
+func (w *walker) substStmts(sc *scope, stmts []*syntax.Stmt, kind, via string) ([]string, *output) {
 	inner := w.nest(sc)
 	inner.origin = Origin{Kind: kind, Depth: sc.origin.Depth, Via: via}
 	inner.stdin = nil
 	before := len(w.execs)
-	w.stmts(inner, stmts, pipePos{})
+	var last *output
+	for _, st := range stmts {
+		out := w.stmt(inner, st, pipePos{})
+		last = &out
+	}
+	if len(stmts) != 1 || !last.static {
+		last = nil // only a single echo/printf/cat <<EOF has output known statically
+	}
 	var names []string
 	for _, e := range w.execs[before:] {
 		if e.Name != "" && !slices.Contains(names, e.Name) {
 			names = append(names, e.Name)
 		}
 	}
-	return names
+	return names, last
 }
 
-func (w *walker) cmdSubst(sc *scope, cs *syntax.CmdSubst) []string {
+func (w *walker) cmdSubst(sc *scope, cs *syntax.CmdSubst) ([]string, *output) {
 	via := "$(...)"
 	if cs.Backquotes {
 		via = "`...`"
@@ -515,7 +522,7 @@ func (w *walker) cmdSubst(sc *scope, cs *syntax.CmdSubst) []string {
 	return w.substStmts(sc, cs.Stmts, OriginSubst, via)
 }
 
-func (w *walker) procSubst(sc *scope, ps *syntax.ProcSubst) []string {
+func (w *walker) procSubst(sc *scope, ps *syntax.ProcSubst) ([]string, *output) {
 	return w.substStmts(sc, ps.Stmts, OriginProcSubst, ps.Op.String()+"...)")
 }
 

@@ -16,6 +16,9 @@ type arg struct {
 	srcs []string
 	// subst is true when the word contains a command or process substitution.
 	subst bool
+	// code is the output of the substitution the word consists of, when
+	// known statically ("$(echo 'rm x')", <(printf 'rm x')); else nil.
+	code *output
 }
 
 type wordBuf struct {
@@ -23,6 +26,7 @@ type wordBuf struct {
 	static bool
 	srcs   []string
 	subst  bool
+	code   *output // output of the last substitution with static output
 }
 
 // word evaluates a word: quote removal, escapes, $'...', ~ and
@@ -36,7 +40,28 @@ func (w *walker) word(sc *scope, wd *syntax.Word) arg {
 	for i, p := range wd.Parts {
 		w.part(sc, p, &wb, i == 0, false)
 	}
-	return arg{Word: Word{Value: wb.b.String(), Static: wb.static}, srcs: wb.srcs, subst: wb.subst}
+	a := arg{Word: Word{Value: wb.b.String(), Static: wb.static}, srcs: wb.srcs, subst: wb.subst}
+	if soleSubst(wd) {
+		a.code = wb.code
+	}
+	return a
+}
+
+// soleSubst reports a word that is one substitution and nothing else
+// ($(...), "$(...)", <(...)): its value is exactly the output.
+func soleSubst(wd *syntax.Word) bool {
+	if len(wd.Parts) != 1 {
+		return false
+	}
+	p := wd.Parts[0]
+	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		p = dq.Parts[0]
+	}
+	switch p.(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		return true
+	}
+	return false
 }
 
 func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool) {
@@ -79,11 +104,13 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 		wb.b.WriteString(w.source(p))
 	case *syntax.CmdSubst:
 		wb.static, wb.subst = false, true
-		wb.srcs = append(wb.srcs, w.cmdSubst(sc, p)...)
+		names, out := w.cmdSubst(sc, p)
+		wb.srcs, wb.code = append(wb.srcs, names...), out
 		wb.b.WriteString(w.source(p))
 	case *syntax.ProcSubst:
 		wb.static, wb.subst = false, true
-		wb.srcs = append(wb.srcs, w.procSubst(sc, p)...)
+		names, out := w.procSubst(sc, p)
+		wb.srcs, wb.code = append(wb.srcs, names...), out
 		wb.b.WriteString(w.source(p))
 	case *syntax.ArithmExp:
 		wb.static = false
