@@ -1,6 +1,7 @@
 package register
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -96,7 +97,7 @@ func equalInts(a, b []int64) bool {
 func TestOddBytes(t *testing.T) {
 	r := openTemp(t)
 	e := sample(1)
-	e.Cwd = "/tmp/a\x00b:12:c"
+	e.Cwd = "/tmp/a\x00b:12:c\x1fd"
 	e.Reason = "3:abc\xff\xfe"
 	e.Rules = []string{"x:1", ""}
 	e.Input = []byte{0, 1, 2, 0xff}
@@ -117,6 +118,42 @@ func TestOddBytes(t *testing.T) {
 	}
 	if g, _ := r.Get(2); g.Input == nil || len(g.Input) != 0 || g.Commitment != Commit(g.Salt, nil) {
 		t.Errorf("empty input: %+v", g)
+	}
+	if rep := r.Verify(); !rep.OK() {
+		t.Fatal(rep)
+	}
+	var streamed []*Entry
+	r.Each(1, func(x *Entry) error { c := *x; streamed = append(streamed, &c); return nil })
+	if len(streamed) != 2 || !entriesEqual(streamed[0], e) || !entriesEqual(streamed[1], empty) {
+		t.Errorf("Each does not read odd bytes back: %+v", streamed)
+	}
+}
+
+// TestEachAcrossBatches: streaming crosses batch boundaries in order and
+// stops cleanly in the middle.
+func TestEachAcrossBatches(t *testing.T) {
+	r := openTemp(t)
+	if err := BulkLoad(r, 3*streamBatch+17, sample); err != nil {
+		t.Fatal(err)
+	}
+	for _, stopAt := range []int64{1, streamBatch, streamBatch + 1, 2*streamBatch + 5, -1} {
+		var last int64
+		err := r.Each(1, func(e *Entry) error {
+			if e.Seq != last+1 {
+				return fmt.Errorf("entry %d after %d", e.Seq, last)
+			}
+			last = e.Seq
+			if e.Seq == stopAt {
+				return errStop{}
+			}
+			return nil
+		})
+		if stopAt > 0 && (err != (errStop{}) || last != stopAt) {
+			t.Errorf("stop at %d: last %d, %v", stopAt, last, err)
+		}
+		if stopAt < 0 && (err != nil || last != 3*streamBatch+17) {
+			t.Errorf("full walk: last %d, %v", last, err)
+		}
 	}
 	if rep := r.Verify(); !rep.OK() {
 		t.Fatal(rep)
