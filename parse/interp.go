@@ -195,6 +195,9 @@ var langPats = map[string][]callPat{
 	"python": concat(
 		pats("shell", `\bos\.(?:system|popen)\s*\(`, `\bsubprocess\.(?:run|call|Popen|check_output|check_call|getoutput|getstatusoutput)\s*\(`,
 			`(?:^|[^.\w])(?:system|popen|check_output|check_call|getoutput|getstatusoutput|Popen)\s*\(`),
+		// import subprocess as sp; sp.run([...]): any .run/.call/... with a
+		// literal list as first argument.
+		pats("argv", `\.(?:run|call|Popen|check_output|check_call)\s*\(`),
 		pats("rm -r", `\b(?:shutil\.)?rmtree\s*\(`),
 		pats("rm", `\bos\.(?:remove|unlink)\s*\(`),
 		pats("rmdir", `\bos\.(?:rmdir|removedirs)\s*\(`),
@@ -340,6 +343,12 @@ func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o 
 	inner.extra = false
 	inner.help = false
 	inner.stdin = nil
+	if kind == "argv" {
+		if len(items) == 0 || !items[0].isList {
+			return // not a command list: app.run("0.0.0.0") is not a shell-out
+		}
+		kind = "shell"
+	}
 	if kind != "shell" {
 		if len(items) == 0 {
 			items = []codeItem{{val: exprText(rest)}} // a path computed at run time

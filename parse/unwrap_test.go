@@ -167,6 +167,7 @@ var casesInterpreters = []tcase{
 		{argv: "rm -rf /a", name: "rm", kind: "interpreter", depth: 1, via: "python3 -c"}}},
 	{src: `python -c 'import subprocess; subprocess.run(["git", "reset", "--hard"])'`, want: []want{{argv: "git reset --hard", name: "git", kind: "interpreter", depth: 1}}},
 	{src: `python -c 'import subprocess; subprocess.check_output("git stash drop", shell=True)'`, want: []want{{argv: "git stash drop", name: "git", kind: "interpreter", depth: 1}}},
+	{src: `python3 -c 'import subprocess as sp; sp.run(["git", "clean", "-fdx"]); app.run("0.0.0.0")'`, n: 2, want: []want{{argv: "git clean -fdx", name: "git", kind: "interpreter", depth: 1}}},
 	{src: `python3 -c 'import shutil; shutil.rmtree("/tmp/x")'`, want: []want{{argv: "rm -rf /tmp/x", name: "rm", kind: "interpreter", depth: 1, synth: true}}},
 	{src: `python3 -c 'import os; os.remove("a.txt"); os.rmdir("d")'`, want: []want{{argv: "rm a.txt", name: "rm", synth: true}, {argv: "rmdir d", name: "rmdir", synth: true}}},
 	{src: `python3 -c 'from pathlib import Path; Path("/etc/x").unlink()'`, want: []want{{argv: "rm /etc/x", name: "rm", synth: true}}},
