@@ -60,10 +60,8 @@ func Run(o Options) (*Report, error) {
 			return nil, fmt.Errorf("reading transcripts: %w", err)
 		}
 		r.Sources.TranscriptDirs++
-		for _, f := range files {
-			if err := s.scanFile(f); err != nil {
-				return nil, fmt.Errorf("reading a transcript file: %w", err)
-			}
+		if err := s.scanFiles(files); err != nil {
+			return nil, fmt.Errorf("reading a transcript file: %w", err)
 		}
 	}
 	if o.Register != nil {

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -86,7 +87,6 @@ type scanner struct {
 	r       *Report
 	ruleIDs []pendingRule // permission-rule stops of the current file
 	uses    map[idKey]useAt
-	line    []byte // reused line buffer
 	// sentinelIDs are the tool_use ids of the sentinel's stops seen in
 	// transcripts, for the register cross-check.
 	sentinelIDs map[idKey]struct{}
@@ -139,30 +139,100 @@ func isSubagent(p string) bool {
 	return filepath.Base(filepath.Dir(p)) == "subagents"
 }
 
-// scanFile streams one transcript file.
-func (s *scanner) scanFile(path string) error {
+// event is a tool call, or a result that may be a stop, that a worker
+// found in one file; the scanner applies each file's events in file order,
+// so the counts do not depend on which worker ran first.
+type event struct {
+	result     bool
+	key        idKey
+	mcp        bool // a call of an mcp__* tool
+	inWindow   bool
+	off        int64 // a call: where its line starts in the file
+	size       int
+	isError    bool   // a result: is_error
+	denialKind string // a result: toolDenialKind
+	id         string // a result: the tool_use id, for the outcome join
+	snip       snippet
+}
+
+// fileScan is what a worker read from one file.
+type fileScan struct {
+	path   string
+	opts   *Options
+	src    Sources // the line counters of this file
+	events []event
+	line   []byte // reused line buffer
+	err    error
+}
+
+// scanFiles decodes files on up to GOMAXPROCS workers (JSON decoding is
+// the cost) and applies them in order. At most 2 files per worker are
+// decoded ahead of the one being applied, so memory stays bounded.
+func (s *scanner) scanFiles(files []string) error {
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	results := make([]chan *fileScan, len(files))
+	for i := range results {
+		results[i] = make(chan *fileScan, 1)
+	}
+	ahead := make(chan struct{}, 2*workers)
+	next := make(chan int)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		defer close(next)
+		for i := range files {
+			select {
+			case ahead <- struct{}{}:
+			case <-done:
+				return
+			}
+			select {
+			case next <- i:
+			case <-done:
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for i := range next {
+				results[i] <- decodeFile(files[i], s.opts)
+			}
+		}()
+	}
+	for i := range files {
+		fs := <-results[i]
+		<-ahead
+		if fs.err != nil {
+			return fs.err
+		}
+		if err := s.apply(fs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeFile streams one transcript file into its events and counters.
+// It touches no shared state.
+func decodeFile(path string, o *Options) *fileScan {
+	fs := &fileScan{path: path, opts: o}
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		fs.err = err
+		return fs
 	}
 	defer f.Close()
-	s.r.Sources.TranscriptFiles++
-	if isSubagent(path) {
-		s.r.Sources.SubagentFiles++
-	}
-	clear(s.uses)
-	s.ruleIDs = s.ruleIDs[:0]
-
 	br := bufio.NewReaderSize(f, 256<<10)
 	var off int64
 	for {
-		line, n, over, err := s.readLine(br)
+		line, n, over, err := fs.readLine(br)
 		if n > 0 {
 			if over {
-				s.r.Sources.UnreadableLines++
-				s.r.Sources.OversizedLines++
+				fs.src.UnreadableLines++
+				fs.src.OversizedLines++
 			} else {
-				s.handleLine(line, off, n)
+				fs.handleLine(line, off, n)
 			}
 		}
 		off += int64(n)
@@ -170,25 +240,26 @@ func (s *scanner) scanFile(path string) error {
 			break
 		}
 		if err != nil {
-			return err
+			fs.err = err
+			break
 		}
 	}
-	return s.classifyRuleStops(f)
+	return fs
 }
 
 // readLine returns the next line without its newline, the bytes consumed,
 // and whether it was longer than MaxLine (then line is nil).
-func (s *scanner) readLine(br *bufio.Reader) (line []byte, n int, over bool, err error) {
-	s.line = s.line[:0]
+func (fs *fileScan) readLine(br *bufio.Reader) (line []byte, n int, over bool, err error) {
+	fs.line = fs.line[:0]
 	for {
 		chunk, e := br.ReadSlice('\n')
 		n += len(chunk)
 		if !over {
-			if len(s.line)+len(chunk) > MaxLine+1 {
+			if len(fs.line)+len(chunk) > MaxLine+1 {
 				over = true
-				s.line = s.line[:0]
+				fs.line = fs.line[:0]
 			} else {
-				s.line = append(s.line, chunk...)
+				fs.line = append(fs.line, chunk...)
 			}
 		}
 		if e == bufio.ErrBufferFull {
@@ -197,7 +268,7 @@ func (s *scanner) readLine(br *bufio.Reader) (line []byte, n int, over bool, err
 		if over {
 			return nil, n, true, e
 		}
-		return bytes.TrimRight(s.line, "\r\n"), n, false, e
+		return bytes.TrimRight(fs.line, "\r\n"), n, false, e
 	}
 }
 
@@ -223,8 +294,8 @@ func needsDecode(line []byte) bool {
 		(bytes.Contains(line, patIsError) || bytes.Contains(line, patTURString) || bytes.Contains(line, patTURString2))
 }
 
-// handleLine counts one record.
-func (s *scanner) handleLine(line []byte, off int64, size int) {
+// handleLine counts one record and keeps its calls and possible stops.
+func (fs *fileScan) handleLine(line []byte, off int64, size int) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return
@@ -232,9 +303,9 @@ func (s *scanner) handleLine(line []byte, off int64, size int) {
 	// Most records hold no tool call or result: validate them only.
 	if !needsDecode(line) {
 		if json.Valid(line) && line[0] == '{' {
-			s.r.Sources.Records++
+			fs.src.Records++
 		} else {
-			s.r.Sources.UnreadableLines++
+			fs.src.UnreadableLines++
 		}
 		return
 	}
@@ -242,11 +313,11 @@ func (s *scanner) handleLine(line []byte, off int64, size int) {
 	if err := json.Unmarshal(line, &rec); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) || line[0] != '{' {
-			s.r.Sources.UnreadableLines++
+			fs.src.UnreadableLines++
 			return
 		}
 	}
-	s.r.Sources.Records++
+	fs.src.Records++
 	if rec.Type != "assistant" && rec.Type != "user" {
 		return // unknown and bookkeeping types are skipped
 	}
@@ -254,59 +325,100 @@ func (s *scanner) handleLine(line []byte, off int64, size int) {
 	if len(blocks) == 0 {
 		return
 	}
-	inWindow := s.inWindow(rec.Timestamp)
+	inWindow := fs.inWindow(rec.Timestamp)
 	for i := range blocks {
 		b := &blocks[i]
 		switch {
 		case rec.Type == "assistant" && b.Type == "tool_use" && b.ID != "":
-			s.toolUse(b, inWindow, off, size)
+			fs.events = append(fs.events, event{key: keyOf(b.ID), mcp: strings.HasPrefix(b.Name, "mcp__"),
+				inWindow: inWindow, off: off, size: size})
 		case rec.Type == "user" && b.Type == "tool_result" && b.ToolUseID != "":
-			s.toolResult(&rec, b, inWindow)
+			ev := event{result: true, key: keyOf(b.ToolUseID), id: b.ToolUseID, inWindow: inWindow,
+				isError: b.IsError, denialKind: rec.ToolDenialKind}
+			// Only a result that can be a stop is decoded: an error, a
+			// denial kind, or the Esc rejection's toolUseResult string.
+			if b.IsError || rec.ToolDenialKind != "" || rec.ToolUseResult.ok {
+				ev.snip = resultSnippet(&rec, b)
+			}
+			fs.events = append(fs.events, ev)
 		}
 	}
 }
 
 // inWindow reports whether a record's timestamp is in the window; records
 // without a readable timestamp are counted only when no window is set.
-func (s *scanner) inWindow(ts string) bool {
-	o := s.opts
+func (fs *fileScan) inWindow(ts string) bool {
+	o := fs.opts
 	if o.Since.IsZero() && o.Until.IsZero() {
 		return true
 	}
 	t, err := time.Parse(time.RFC3339Nano, ts)
 	if err != nil {
-		s.r.Sources.UndatedRecords++
+		fs.src.UndatedRecords++
 		return false
 	}
 	if (!o.Since.IsZero() && t.Before(o.Since)) || (!o.Until.IsZero() && !t.Before(o.Until)) {
-		s.r.Sources.OutsideWindow++
+		fs.src.OutsideWindow++
 		return false
 	}
 	return true
 }
 
-func (s *scanner) toolUse(b *block, inWindow bool, off int64, size int) {
-	k := keyOf(b.ID)
+// apply adds one file's counters and events, then classifies the calls in
+// it that a permission rule stopped.
+func (s *scanner) apply(fs *fileScan) error {
+	src := &s.r.Sources
+	src.TranscriptFiles++
+	if isSubagent(fs.path) {
+		src.SubagentFiles++
+	}
+	src.Records += fs.src.Records
+	src.UnreadableLines += fs.src.UnreadableLines
+	src.OversizedLines += fs.src.OversizedLines
+	src.OutsideWindow += fs.src.OutsideWindow
+	src.UndatedRecords += fs.src.UndatedRecords
+	clear(s.uses)
+	s.ruleIDs = s.ruleIDs[:0]
+	for i := range fs.events {
+		if ev := &fs.events[i]; ev.result {
+			s.toolResult(ev)
+		} else {
+			s.toolUse(ev)
+		}
+	}
+	if len(s.ruleIDs) == 0 {
+		return nil
+	}
+	f, err := os.Open(fs.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return s.classifyRuleStops(f)
+}
+
+func (s *scanner) toolUse(ev *event) {
+	k := ev.key
 	f := s.calls[k]
 	if f&flagCall != 0 {
 		s.r.Sources.DuplicateToolCalls++
 	} else {
 		f |= flagCall
-		if strings.HasPrefix(b.Name, "mcp__") {
+		if ev.mcp {
 			f |= flagMCP
 		}
-		if inWindow {
+		if ev.inWindow {
 			f |= flagCounted
 			s.r.ToolCalls.Count++
 		}
 	}
 	s.calls[k] = f
 	// The offset is per file: a forked copy has its own.
-	s.uses[k] = useAt{off: off, size: size}
+	s.uses[k] = useAt{off: ev.off, size: ev.size}
 }
 
-func (s *scanner) toolResult(rec *record, b *block, inWindow bool) {
-	k := keyOf(b.ToolUseID)
+func (s *scanner) toolResult(ev *event) {
+	k := ev.key
 	f, seen := s.calls[k]
 	if f&flagResult != 0 {
 		return // the same result copied into a forked or resumed session
@@ -317,27 +429,23 @@ func (s *scanner) toolResult(rec *record, b *block, inWindow bool) {
 	// An MCP tool writes its own result text, so it is never matched; but
 	// with toolDenialKind the harness denied the call before the tool ran
 	// and wrote the text itself.
-	textOK := seen && f&flagCall != 0 && (f&flagMCP == 0 || rec.ToolDenialKind != "")
-	// Only a result that can be a stop is decoded: an error, a denial
-	// kind, or the Esc rejection's toolUseResult string.
-	var snip snippet
-	if textOK && (b.IsError || rec.ToolDenialKind != "" || rec.ToolUseResult.ok) {
-		snip = resultSnippet(rec, b)
+	textOK := seen && f&flagCall != 0 && (f&flagMCP == 0 || ev.denialKind != "")
+	snip := ev.snip
+	if !textOK {
+		snip = snippet{}
 	}
-	if _, known := denialKinds[rec.ToolDenialKind]; rec.ToolDenialKind != "" && !known {
+	if _, known := denialKinds[ev.denialKind]; ev.denialKind != "" && !known {
 		s.r.Sources.UnknownDenialKinds++
 	}
-	if rec.ToolDenialKind == "interrupted" || rec.ToolDenialKind == "cancelled" {
-		if inWindow {
-			s.r.Sources.Aborts++
-		}
+	if (ev.denialKind == "interrupted" || ev.denialKind == "cancelled") && ev.inWindow {
+		s.r.Sources.Aborts++
 	}
-	v := judge(rec.ToolDenialKind, snip, b.IsError, textOK)
+	v := judge(ev.denialKind, snip, ev.isError, textOK)
 	s.calls[k] = f | flagResult
 	if v.stopper == StopUser {
-		s.rejected[b.ToolUseID] = true
+		s.rejected[ev.id] = true
 	}
-	if v.stopper == "" || !inWindow {
+	if v.stopper == "" || !ev.inWindow {
 		return
 	}
 	st := &s.r.Stops
