@@ -107,6 +107,14 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			{"ask, attended", rc.Ask.Attended}, {"ask, unattended", rc.Ask.Unattended},
 			{"deny, attended", rc.Deny.Attended}, {"deny, unattended", rc.Deny.Unattended},
 			{"could not be judged", rc.Errors}}
+		classes := make([]string, 0, len(rc.ByClass))
+		for c := range rc.ByClass {
+			classes = append(classes, c)
+		}
+		sort.Strings(classes)
+		for _, c := range classes {
+			p.Reg = append(p.Reg, kv{"ask, class " + c, rc.ByClass[c]["ask"]}, kv{"deny, class " + c, rc.ByClass[c]["deny"]})
+		}
 	}
 	return pageTmpl.Execute(w, p)
 }

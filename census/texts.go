@@ -45,7 +45,7 @@ var limitsAlways = []AssuranceLimit{
 		"Ergebnisse von MCP-Werkzeugen werden nie als Text abgeglichen, weil das Werkzeug sie selbst schreibt; ohne toolDenialKind wird ein solcher Stopp nicht gezählt."},
 	{"human_in_conversation",
 		"The human's oversight in conversation leaves no record; the human cell is null, not zero, and only prompt rejections are counted.",
-		"Die Aufsicht des Menschen im Gespräch hinterlässt keine Spur; das Feld ist null, nicht null Fälle, gezählt werden nur abgelehnte Rückfragen."},
+		"Die Aufsicht des Menschen im Gespräch hinterlässt keine Spur; das Feld bleibt leer (null), nicht 0, gezählt werden nur abgelehnte Rückfragen."},
 	{"self_concordance_not_precision",
 		"Self-concordance is the operator grading the tool they run; it is not precision and says nothing about what the sentinel missed.",
 		"Selbstübereinstimmung ist die Bewertung des Betreibers über sein eigenes Werkzeug; sie ist keine Präzision und sagt nichts über Übersehenes."},
