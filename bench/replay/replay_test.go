@@ -162,6 +162,15 @@ func build(b *testing.B) {
 
 var errStop = fmt.Errorf("stop")
 
+// TestMain removes the register the benchmarks built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dbPath != "" {
+		os.RemoveAll(filepath.Dir(dbPath))
+	}
+	os.Exit(code)
+}
+
 // canonical is the canonical Bash input the hook would register.
 func canonical(cmd string, k int) ([]byte, error) {
 	if strings.Contains(cmd, "%d") {
