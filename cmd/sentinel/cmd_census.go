@@ -34,7 +34,7 @@ func init() {
 		out, page, ci, regAt string
 		noRegister, doSeal   bool
 		asJSON               bool
-		rekorURL             string
+		rekorURL, keyFlag    string
 	)
 	cmd := &cobra.Command{
 		Use:   "census",
@@ -62,8 +62,9 @@ own timestamp.
 (result pass or fail; gate names are read but never written).
 
 --seal signs a statement naming the sha256 of the stops.json just written
-with the operator key and uploads it to Rekor; the record is kept beside
-the register's seals, so a published stops.json can be checked.
+(kind census) with the operator key and uploads it to Rekor (--rekor-url,
+else seal.toml, else the public-good log); the record is kept beside the
+register's seals, so a published stops.json can be checked.
 
 Exit codes: 0 written, 3 usage, 4 could not read the transcripts, the
 register or the CI file, write the output, or seal it.`,
@@ -71,7 +72,8 @@ register or the CI file, write the output, or seal it.`,
   sentinel census --since 2026-11-01 --until 2026-12-01 --out stops.json --html stops.html
   sentinel census --transcripts ~/.claude/projects --transcripts /mnt/old/projects --ci ci.jsonl
   sentinel census --out - --no-register | jq .stops
-  sentinel census --seal`,
+  sentinel census --seal
+  sentinel census --seal --rekor-url http://127.0.0.1:3000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := census.Options{Generator: "sentinel " + version.Version, RuleClass: hook.ClassOf, CI: ci}
@@ -162,7 +164,16 @@ register or the CI file, write the output, or seal it.`,
 			if !doSeal {
 				return nil
 			}
-			return sealCensus(w, regPath, out, hexSum, rekorURL)
+			if !cmd.Flags().Changed("rekor-url") {
+				cfg, _, err := loadSealConfig()
+				if err != nil {
+					return fail(exitUsage, "%v", err)
+				}
+				if cfg.Seal.RekorURL != "" {
+					rekorURL = cfg.Seal.RekorURL
+				}
+			}
+			return sealCensus(w, regPath, out, hexSum, rekorURL, keyFlag)
 		},
 	}
 	f := cmd.Flags()
@@ -175,7 +186,8 @@ register or the CI file, write the output, or seal it.`,
 	f.StringVar(&regAt, "register", "", "register database (default the operator's)")
 	f.BoolVar(&noRegister, "no-register", false, "do not read a register (its cells are null)")
 	f.BoolVar(&doSeal, "seal", false, "seal the sha256 of the written stops.json in Rekor with the operator key")
-	f.StringVar(&rekorURL, "rekor", "", "Rekor URL for --seal (default $SENTINEL_REKOR_URL, else the public-good log)")
+	f.StringVar(&rekorURL, "rekor-url", seal.DefaultRekorURL, "the Rekor v1 log for --seal (default from seal.toml, else the public-good log)")
+	f.StringVar(&keyFlag, "key", "", "the signing key for --seal (default: the key made by sentinel keygen)")
 	f.BoolVar(&asJSON, "json", false, "print stops.json to stdout as well")
 	cmd.MarkFlagsMutuallyExclusive("register", "no-register")
 	root.AddCommand(cmd)
@@ -262,11 +274,11 @@ func printCensus(w io.Writer, r *census.Report, out, page, sum string) {
 
 // sealCensus seals the written file's sha256 with the operator key and
 // keeps the record beside the register's seals.
-func sealCensus(w io.Writer, regPath, out, sum, rekorURL string) error {
+func sealCensus(w io.Writer, regPath, out, sum, rekorURL, keyFlag string) error {
 	if regPath == "" {
 		return fail(exitUsage, "--seal keeps the seal beside the register: it cannot be used with --no-register")
 	}
-	keyPath, err := paths.KeyPath()
+	keyPath, err := sealKeyPath(keyFlag)
 	if err != nil {
 		return fail(exitError, "%v", err)
 	}
@@ -279,9 +291,6 @@ func sealCensus(w io.Writer, regPath, out, sum, rekorURL string) error {
 		return fail(exitError, "%v", err)
 	}
 	defer reg.Close()
-	if rekorURL == "" {
-		rekorURL = os.Getenv("SENTINEL_REKOR_URL")
-	}
 	rec, err := seal.SealArtifact(context.Background(), reg.DB(), seal.Options{RekorURL: rekorURL, Key: key}, censusArtifactKind, sum)
 	if err != nil {
 		return fail(exitError, "sealing %s: %v (the seal is kept as pending)", out, err)
