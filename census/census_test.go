@@ -230,3 +230,22 @@ func TestSchemaRejects(t *testing.T) {
 		t.Error("schema accepted a class outside the fixed list")
 	}
 }
+
+// An Esc rejection is recognised by its toolUseResult string even when the
+// content holds another text and is_error is absent; the same string on an
+// mcp__ call's result is not matched.
+func TestEscRejection(t *testing.T) {
+	dir := t.TempDir()
+	lines := `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_e1","name":"Bash","input":{"command":"ls"}}]}}
+{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_e1","content":"The user doesn't want to proceed with this tool use."}]},"toolUseResult":"User rejected tool use"}
+{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_e2","name":"mcp__x__y","input":{}}]}}
+{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_e2","content":"User rejected tool use"}]},"toolUseResult":"User rejected tool use"}
+`
+	if err := os.WriteFile(filepath.Join(dir, "esc.jsonl"), []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := run(t, Options{TranscriptDirs: []string{dir}})
+	if r.Stops.User.Total != 1 || r.Stops.Total != 1 || r.ToolCalls.Count != 2 {
+		t.Errorf("user %d total %d calls %d, want 1 1 2", r.Stops.User.Total, r.Stops.Total, r.ToolCalls.Count)
+	}
+}

@@ -113,3 +113,10 @@ func TestEmptyRegister(t *testing.T) {
 		t.Errorf("cross-check or not_measured wrong:\n%s", out)
 	}
 }
+
+// The census recognises the hook's stops by the hook's own marker.
+func TestMarkerIsTheHooks(t *testing.T) {
+	if Marker != hook.Marker {
+		t.Fatalf("census.Marker %q != hook.Marker %q", Marker, hook.Marker)
+	}
+}

@@ -152,6 +152,7 @@ type event struct {
 	isError    bool   // a result: is_error
 	denialKind string // a result: toolDenialKind
 	id         string // a result: the tool_use id, for the outcome join
+	esc        bool   // a result: toolUseResult is "User rejected tool use"
 	snip       snippet
 }
 
@@ -334,7 +335,8 @@ func (fs *fileScan) handleLine(line []byte, off int64, size int) {
 				inWindow: inWindow, off: off, size: size})
 		case rec.Type == "user" && b.Type == "tool_result" && b.ToolUseID != "":
 			ev := event{result: true, key: keyOf(b.ToolUseID), id: b.ToolUseID, inWindow: inWindow,
-				isError: b.IsError, denialKind: rec.ToolDenialKind}
+				isError: b.IsError, denialKind: rec.ToolDenialKind,
+				esc: rec.ToolUseResult.ok && rec.ToolUseResult.s == txtUserEsc}
 			// Only a result that can be a stop is decoded: an error, a
 			// denial kind, or the Esc rejection's toolUseResult string.
 			if b.IsError || rec.ToolDenialKind != "" || rec.ToolUseResult.ok {
@@ -441,6 +443,11 @@ func (s *scanner) toolResult(ev *event) {
 		s.r.Sources.Aborts++
 	}
 	v := judge(ev.denialKind, snip, ev.isError, textOK)
+	if v.stopper == "" && ev.esc && textOK && ev.denialKind == "" {
+		// An Esc rejection: the harness's toolUseResult says so, whatever
+		// the content and is_error hold.
+		v = verdict{stopper: StopUser}
+	}
 	s.calls[k] = f | flagResult
 	if v.stopper == StopUser {
 		s.rejected[ev.id] = true
