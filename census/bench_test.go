@@ -1,7 +1,9 @@
 package census
 
 import (
+	"fmt"
 	"os"
+	"runtime"
 	"testing"
 )
 
@@ -30,5 +32,26 @@ func BenchmarkCensus(b *testing.B) {
 		if _, err := Run(Options{TranscriptDirs: []string{dir}}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkIDSet measures the memory of the de-duplication set: heap bytes
+// per distinct tool_use id, reported as B/id.
+//
+//	go test -run '^$' -bench IDSet -cpu 1 ./census
+func BenchmarkIDSet(b *testing.B) {
+	const n = 1_000_000
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		m := make(map[idKey]uint8)
+		for i := range n {
+			m[keyOf(fmt.Sprintf("toolu_01%022d", i))] = flagCall
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "B/id")
+		runtime.KeepAlive(m)
 	}
 }
