@@ -62,6 +62,9 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		if c.unwrapped() && !c.remote && !strings.Contains(a0.Value, "/") && w.callDefined(sc, c, name) {
 			return output{data: -1}
 		}
+		if c.unwrapped() && !c.remote && c.pipeline == 0 {
+			w.builtinVars(sc, c, name)
+		}
 		var next bool
 		switch name {
 		case "sudo", "doas":
@@ -100,10 +103,14 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			w.shell(sc, c, name)
 			return output{srcs: []string{name}, data: -1}
 		case "eval":
+			w.lastCode = nil
 			w.eval(sc, c)
+			w.sameShell(sc, c)
 			return output{data: -1}
 		case "source", ".":
+			w.lastCode = nil
 			w.source_(c, name)
+			w.sameShell(sc, c)
 			return output{data: -1}
 		case "alias":
 			w.defineAlias(c)
@@ -211,10 +218,12 @@ func (w *walker) callDefined(sc *scope, c *cmd, name string) bool {
 		inner.wrap = c.wrappers // time f, or f inside sudo bash -c '...'
 		args := c.argv          // $0 is the function name, then its arguments
 		inner.params = &args
+		inner.locals = map[string]bool{}
 		w.stmt(inner, body, pipePos{n: c.pipeline, stage: c.stage, stdin: c.stdin})
 		if c.pipeline == 0 {
-			// A function runs in the calling shell: its cd and assignments last.
-			sc.dir, sc.assigns = inner.dir, inner.assigns
+			// A function runs in the calling shell: its cd and assignments
+			// last, except those of its local variables.
+			sc.dir, sc.assigns = inner.dir, restoreLocals(sc.assigns, inner.assigns, inner.locals)
 		}
 		return true
 	}
@@ -304,6 +313,30 @@ func (w *walker) reparse(c *cmd, src string, o Origin, stdin *input, strict bool
 		sc.dir, sc.assigns, sc.wrap = "", nil, nil // another machine or container
 	}
 	w.stmts(sc, f.Stmts, pipePos{})
+	w.lastCode = sc
+}
+
+// sameShell applies to the caller's scope what code run in the same shell
+// (eval, source) did to variables. Code that was read: its assignments
+// last; code that could not be read, or a script file: any variable may
+// have changed. (Prefix assignments, eval x=1 ..., do not last.)
+func (w *walker) sameShell(sc *scope, c *cmd) {
+	code := w.lastCode
+	w.lastCode = nil
+	if !c.unwrapped() || c.remote || c.pipeline != 0 {
+		return
+	}
+	if code == nil || c.runs != nil {
+		sc.allDynamic()
+		return
+	}
+	before := sc.assigns
+	sc.assigns, sc.dir = code.assigns, code.dir
+	for _, a := range c.assigns {
+		if v, ok := findAssign(before, a.Name); !ok || v != a.Value {
+			sc.setDynamic(a.Name) // a prefix assignment, or changed by one
+		}
+	}
 }
 
 // reparseArgs re-parses words joined by spaces (eval, ssh, watch). When

@@ -25,6 +25,9 @@ type walker struct {
 	taint    bool                // scanning code built by shell expansion
 	printer  *syntax.Printer     // made on first use
 	parser   *syntax.Parser      // reused: a parse completes before its walk
+	expBytes int                 // bytes of variable values substituted
+	unroll   int                 // product of the values of the for loops being unrolled
+	lastCode *scope              // scope at the end of the last re-parsed code
 }
 
 func newWalker(opt Options) *walker {
@@ -56,11 +59,12 @@ type scope struct {
 	dir     string   // working directory, "" when unknown
 	assigns []Assign // assignments in effect
 	origin  Origin
-	depth   int      // syntax nesting
-	wrap    []string // wrappers around the code being walked (sudo bash -c '...')
-	stdin   *input   // stdin of the code being walked (ssh host <<EOF)
-	remote  bool     // code that runs on another machine or in a container
-	params  *[]arg   // positional parameters $0, $1... when known, else nil
+	depth   int             // syntax nesting
+	wrap    []string        // wrappers around the code being walked (sudo bash -c '...')
+	stdin   *input          // stdin of the code being walked (ssh host <<EOF)
+	remote  bool            // code that runs on another machine or in a container
+	params  *[]arg          // positional parameters $0, $1... when known, else nil
+	locals  map[string]bool // in a function: the variables declared local
 }
 
 // sub returns a copy for a subshell: changes to it do not leak back.
@@ -129,10 +133,16 @@ func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
 			w.pipeline(sc, s, pp)
 			return output{data: -1}
 		}
-		// && and || run their operands in order in the same shell.
+		// && and || run their operands in order in the same shell; any
+		// operand after the first may not run, so a variable keeps its value
+		// after the list only when it is the same whichever stopped it.
+		// (A cd is still applied: cd dir && cmd, cd dir || exit.)
+		var lists [][]Assign
 		for _, x := range flatten(s, syntax.AndStmt, syntax.OrStmt) {
 			w.stmt(sc, x, pp)
+			lists = append(lists, sc.assigns)
 		}
+		sc.assigns = mergeAssigns(lists)
 	case *syntax.Subshell:
 		w.stmts(w.nest(sc), c.Stmts, pp)
 	case *syntax.Block:
@@ -140,42 +150,19 @@ func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
 		w.stmts(inner, c.Stmts, pp)
 		sc.dir, sc.assigns = inner.dir, inner.assigns
 	case *syntax.IfClause:
-		inner := w.nest(sc)
-		for ic := c; ic != nil; ic = ic.Else {
-			w.stmts(inner, ic.Cond, pp)
-			w.stmts(inner, ic.Then, pp)
-		}
-		sc.dir, sc.assigns = inner.dir, inner.assigns
+		w.ifClause(sc, c, pp)
 	case *syntax.WhileClause:
+		// The body runs zero or more times, the condition at least once.
 		inner := w.nest(sc)
+		w.effects(s).apply(inner)
 		w.stmts(inner, c.Cond, pp)
-		w.stmts(inner, c.Do, pp)
-		sc.dir, sc.assigns = inner.dir, inner.assigns
+		body := inner.sub()
+		w.stmts(body, c.Do, pp)
+		sc.merge([]*scope{inner, body})
 	case *syntax.ForClause:
-		inner := w.nest(sc)
-		switch l := c.Loop.(type) {
-		case *syntax.WordIter:
-			for _, it := range l.Items {
-				w.word(inner, it)
-			}
-			if l.Name != nil {
-				inner.setAssign(Assign{Name: l.Name.Value, Value: Word{Value: "$" + l.Name.Value}})
-			}
-		case *syntax.CStyleLoop:
-			w.findSubsts(inner, l)
-		}
-		w.stmts(inner, c.Do, pp)
-		sc.dir, sc.assigns = inner.dir, inner.assigns
+		w.forClause(sc, s, c, pp)
 	case *syntax.CaseClause:
-		inner := w.nest(sc)
-		w.word(inner, c.Word)
-		for _, it := range c.Items {
-			for _, p := range it.Patterns {
-				w.word(inner, p)
-			}
-			w.stmts(inner, it.Stmts, pp)
-		}
-		sc.dir, sc.assigns = inner.dir, inner.assigns
+		w.caseClause(sc, c, pp)
 	case *syntax.FuncDecl:
 		// Judged when called (see run); a function never called is harmless.
 		if c.Name != nil && c.Body != nil {
@@ -190,13 +177,7 @@ func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
 		w.findSubsts(sc, c)
 	case *syntax.DeclClause:
 		// export/declare/local/readonly/typeset: assignments that persist.
-		for _, as := range c.Args {
-			if as.Name != nil && (as.Value != nil || as.Array != nil) {
-				sc.setAssign(w.assign(sc, as))
-			} else if as.Value != nil {
-				w.word(sc, as.Value)
-			}
-		}
+		w.decl(sc, c)
 		w.redirectsOnly(sc, s.Redirs, pp)
 		return output{data: -1}
 	case *syntax.TimeClause:
@@ -291,7 +272,16 @@ func (w *walker) call(sc *scope, ce *syntax.CallExpr, redirs []*syntax.Redirect,
 	}
 	args := make([]arg, 0, len(ce.Args))
 	for _, wd := range ce.Args {
-		args = append(args, w.word(sc, wd))
+		args = append(args, w.fields(sc, wd)...)
+	}
+	if len(args) == 0 {
+		// Every word expanded to nothing ($x with x empty): only the
+		// redirects and prefix assignments remain, as for NAME=VALUE alone.
+		for _, a := range prefix {
+			sc.setAssign(a)
+		}
+		w.redirectsOnly(sc, redirs, pp)
+		return output{data: -1}
 	}
 	rds, stdin := w.redirects(sc, redirs)
 	c := w.newCmd(sc, pp, args, prefix, rds, stdin)
@@ -350,7 +340,14 @@ func (w *walker) assign(sc *scope, as *syntax.Assign) Assign {
 		a.Value.Static = false
 	}
 	if as.Append {
-		a.Value = Word{Value: "$" + a.Name + a.Value.Value}
+		// x+=v: known when x was.
+		prev, ok := sc.lookup(a.Name)
+		v := a.Value
+		a.Value = Word{Value: "$" + a.Name + v.Value}
+		if ok && as.Value != nil && v.Static && as.Index == nil {
+			w.expanded(len(prev))
+			a.Value = Word{Value: prev + v.Value, Static: true}
+		}
 	}
 	return a
 }
@@ -481,6 +478,15 @@ func (w *walker) findSubsts(sc *scope, n syntax.Node) {
 		case *syntax.ProcSubst:
 			w.procSubst(sc, n)
 			return false
+		case *syntax.BinaryArithm, *syntax.UnaryArithm:
+			// ((x=5)), let x++, $((x+=1)): x is no longer known.
+			if name := arithAssigned(n); name != "" {
+				sc.setDynamic(name)
+			}
+		case *syntax.ParamExp:
+			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				sc.setDynamic(n.Param.Value) // ${x:=v} when x was not known set
+			}
 		}
 		depth++
 		if depth > lexicalFactor*w.opt.MaxDepth {

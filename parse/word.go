@@ -27,6 +27,54 @@ type wordBuf struct {
 	srcs   []string
 	subst  bool
 	code   *output // output of the last substitution with static output
+	// split is set for argv words: an unquoted expansion of a known value
+	// is split into fields on blanks, as the shell does; fields holds the
+	// fields completed, has whether the current one has any text or
+	// quotes (an empty unquoted expansion yields no field at all).
+	split  bool
+	has    bool
+	fields []arg
+}
+
+// endField completes the current field.
+func (wb *wordBuf) endField() {
+	wb.fields = append(wb.fields, arg{Word: Word{Value: wb.b.String(), Static: wb.static}, srcs: wb.srcs, subst: wb.subst})
+	wb.b.Reset()
+	wb.static, wb.has = true, false
+}
+
+// writeSplit writes the unquoted expansion of a known value in an argv
+// word: fields split on blanks (IFS is not assigned, see knownParam), and
+// a glob character makes the field dynamic (the shell would expand it).
+func (wb *wordBuf) writeSplit(v string) {
+	if !wb.split {
+		wb.b.WriteString(v)
+		return
+	}
+	isBlank := func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }
+	pieces := strings.FieldsFunc(v, isBlank)
+	if len(pieces) == 0 {
+		if v != "" && wb.has {
+			wb.endField()
+		}
+		return
+	}
+	if isBlank(rune(v[0])) && wb.has {
+		wb.endField()
+	}
+	for i, piece := range pieces {
+		if i > 0 {
+			wb.endField()
+		}
+		if strings.ContainsAny(piece, "*?[") {
+			wb.static = false
+		}
+		wb.b.WriteString(piece)
+		wb.has = true
+	}
+	if isBlank(rune(v[len(v)-1])) {
+		wb.endField()
+	}
 }
 
 // word evaluates a word: quote removal, escapes, $'...', ~ and
@@ -47,6 +95,27 @@ func (w *walker) word(sc *scope, wd *syntax.Word) arg {
 	return a
 }
 
+// fields evaluates a word in an argv position: like word, but unquoted
+// expansions of known values split into several words, and one that
+// expands to nothing yields none ($x with x= empty).
+func (w *walker) fields(sc *scope, wd *syntax.Word) []arg {
+	if wd == nil {
+		return nil
+	}
+	var wb wordBuf
+	wb.static, wb.split = true, true
+	for i, p := range wd.Parts {
+		w.part(sc, p, &wb, i == 0, false)
+	}
+	if wb.has {
+		wb.endField()
+	}
+	if len(wb.fields) == 1 && soleSubst(wd) {
+		wb.fields[0].code = wb.code
+	}
+	return wb.fields
+}
+
 // soleSubst reports a word that is one substitution and nothing else
 // ($(...), "$(...)", <(...)): its value is exactly the output.
 func soleSubst(wd *syntax.Word) bool {
@@ -65,6 +134,9 @@ func soleSubst(wd *syntax.Word) bool {
 }
 
 func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool) {
+	if _, ok := p.(*syntax.ParamExp); !ok {
+		wb.has = true
+	}
 	switch p := p.(type) {
 	case *syntax.Lit:
 		v := p.Value
@@ -92,9 +164,19 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 		}
 	case *syntax.ParamExp:
 		if v, ok := w.knownParam(sc, p, dq); ok {
-			wb.b.WriteString(v)
-			return
+			_, ifs := findAssign(sc.assigns, "IFS")
+			switch {
+			case dq || !wb.split:
+				wb.b.WriteString(v)
+				wb.has = true
+				return
+			case !ifs:
+				wb.writeSplit(v) // unquoted: split into fields
+				return
+			}
+			// IFS was changed: how it splits is not modelled.
 		}
+		wb.has = true
 		wb.static = false
 		w.findSubsts(sc, p)
 		if p.Param != nil {
@@ -127,6 +209,9 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 // modifiers) when known: the latter inside bash -c '...' _ ARGS and
 // functions called with static arguments.
 func (w *walker) knownParam(sc *scope, p *syntax.ParamExp, dq bool) (string, bool) {
+	if v, ok := w.varParam(sc, p); ok {
+		return v, true
+	}
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil ||
 		p.Repl != nil || p.Exp != nil || p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
 		return "", false
