@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -54,17 +55,33 @@ func BenchmarkDecideTypical(b *testing.B) {
 	env := benchEnv(b)
 	cs := calls(typical)
 	lat := make([]time.Duration, 0, b.N)
+	cpu := make([]time.Duration, 0, b.N)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		c0, okc := threadCPU()
 		t0 := time.Now()
 		Decide(cs[i%len(cs)], env)
 		lat = append(lat, time.Since(t0))
+		if c1, ok := threadCPU(); ok && okc {
+			cpu = append(cpu, c1-c0)
+		}
 	}
 	b.StopTimer()
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1e3, "p99-µs")
+	reportQuantiles(b, lat, "wall")
+	reportQuantiles(b, cpu, "cpu")
+}
+
+// reportQuantiles adds the median and p99 (µs) of ds as metrics.
+func reportQuantiles(b *testing.B, ds []time.Duration, what string) {
+	if len(ds) == 0 {
+		return
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	b.ReportMetric(float64(ds[len(ds)/2].Nanoseconds())/1e3, what+"-p50-µs")
+	b.ReportMetric(float64(ds[len(ds)*99/100].Nanoseconds())/1e3, what+"-p99-µs")
 }
 
 // BenchmarkParseTypical is the baseline in the same run: parsing alone.
@@ -90,12 +107,20 @@ func BenchmarkDecide1MiB(b *testing.B) {
 	}{{"under-limit", under}, {"over-limit", over}} {
 		c := calls([]string{tc.cmd})[0]
 		b.Run(tc.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var cpu []time.Duration
 			for i := 0; i < b.N; i++ {
+				c0, okc := threadCPU()
 				d := Decide(c, env)
+				if c1, ok := threadCPU(); ok && okc {
+					cpu = append(cpu, c1-c0)
+				}
 				if d.Verdict == Allow && d.Error == "" && tc.name == "over-limit" {
 					b.Fatal("over-limit command allowed")
 				}
 			}
+			reportQuantiles(b, cpu, "cpu")
 		})
 	}
 }

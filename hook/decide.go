@@ -84,7 +84,9 @@ type judge struct {
 	// sentinel's own paths (register, config, binaries)
 	sentinel []string
 	keyDirs  []string // directories whose *.key files may not be read
-	hits     []Hit
+	// credRoots caches the credential stores under home
+	credRoots []string
+	hits      []Hit
 
 	// combination state for exfiltration
 	secretRead  string // detail of the first secret read, "" if none

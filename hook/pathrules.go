@@ -56,7 +56,8 @@ func under(p, dir string) bool {
 	if dir == "/" {
 		return strings.HasPrefix(p, "/")
 	}
-	return p == dir || strings.HasPrefix(p, dir+"/")
+	// no concatenation: this runs for every path against every root
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
 // strictlyUnder reports whether p is below dir (not dir itself).
@@ -241,17 +242,28 @@ func (j *judge) isSecretPath(p string) bool {
 	if j.home == "" {
 		return false
 	}
-	for _, s := range credentialStores {
-		root := j.home + "/" + s
+	for i, root := range j.credentialRoots() {
 		if !under(p, root) {
 			continue
 		}
-		if s == ".ssh" && p != root && sshPublic(base) {
+		if credentialStores[i] == ".ssh" && p != root && sshPublic(base) {
 			return false
 		}
 		return true
 	}
 	return false
+}
+
+// credentialRoots are the credential stores under this home, built once
+// per decision.
+func (j *judge) credentialRoots() []string {
+	if j.credRoots == nil {
+		j.credRoots = make([]string, len(credentialStores))
+		for i, s := range credentialStores {
+			j.credRoots[i] = j.home + "/" + s
+		}
+	}
+	return j.credRoots
 }
 
 // isEnvFile matches .env, .env.local, .env.production, not the templates.
@@ -274,8 +286,8 @@ func (j *judge) isCredentialStore(p string) bool {
 	if j.home == "" {
 		return false
 	}
-	for _, s := range credentialStores {
-		if under(p, j.home+"/"+s) {
+	for _, root := range j.credentialRoots() {
+		if under(p, root) {
 			return true
 		}
 	}
