@@ -44,6 +44,10 @@ func (r *Register) stream(from int64, fn func(*Entry, error) bool) error {
 		return err
 	}
 	defer conn.Close()
+	// Reading through mmap saves a pread per page (about half the system
+	// time of a full walk); the connection goes back to the pool without it.
+	conn.ExecContext(bg, `PRAGMA mmap_size = 1073741824`)
+	defer conn.ExecContext(bg, `PRAGMA mmap_size = 0`)
 	return conn.Raw(func(dc any) error {
 		c, ok := dc.(driver.Queryer)
 		if !ok {
