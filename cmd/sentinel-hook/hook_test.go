@@ -22,24 +22,38 @@ import (
 	"github.com/sentinel-guard/sentinel/register"
 )
 
-var hookBin string
+// hookBin is the built binary; built on first use (buildHook), so that a
+// fuzz worker, which runs no end-to-end test, does not build it.
+var (
+	hookBin   string
+	buildDir  string
+	buildOnce sync.Once
+	buildErr  error
+)
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "sentinel-hook-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	hookBin = filepath.Join(dir, "sentinel-hook")
-	out, err := exec.Command("go", "build", "-o", hookBin, ".").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "building sentinel-hook: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
 	os.Exit(code)
+}
+
+func buildHook(t *testing.T) {
+	t.Helper()
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "sentinel-hook-test"); buildErr != nil {
+			return
+		}
+		hookBin = filepath.Join(buildDir, "sentinel-hook")
+		out, err := exec.Command("go", "build", "-o", hookBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("building sentinel-hook: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
 }
 
 // sandbox is one test's HOME, config and register directory.
@@ -51,6 +65,7 @@ type sandbox struct {
 
 func newSandbox(t *testing.T, state string) *sandbox {
 	t.Helper()
+	buildHook(t)
 	root := t.TempDir()
 	if state == "" {
 		state = filepath.Join(root, "state")

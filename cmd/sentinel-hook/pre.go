@@ -387,6 +387,8 @@ func queue(dir string) func() {
 		}
 		return func() { f.Close() }
 	case <-time.After(queueWait):
+		// Leave the queue as soon as the turn comes, should it come.
+		go func() { <-got; f.Close() }()
 		return func() {}
 	}
 }
