@@ -3,6 +3,7 @@ package hook
 import (
 	"encoding/json"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
@@ -51,7 +52,18 @@ func calls(cmds []string) []Call {
 
 // BenchmarkDecideTypical decides the typical set round-robin and reports
 // the median and p99 of single decisions as custom metrics.
-func BenchmarkDecideTypical(b *testing.B) {
+func BenchmarkDecideTypical(b *testing.B) { benchTypical(b) }
+
+// BenchmarkDecideTypicalNoGC is the hook's real condition: one decision per
+// process, whose few KiB of garbage never reach the first GC cycle. The
+// loop above pays for GC cycles the hook never runs.
+func BenchmarkDecideTypicalNoGC(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	runtime.GC()
+	benchTypical(b)
+}
+
+func benchTypical(b *testing.B) {
 	env := benchEnv(b)
 	cs := calls(typical)
 	lat := make([]time.Duration, 0, b.N)
@@ -94,17 +106,21 @@ func BenchmarkBaselineJSONDecode(b *testing.B) {
 	}
 }
 
-// BenchmarkDecide1MiB decides a command of just under 1 MiB (many short
-// commands) and one just over (refused by the limit).
+// BenchmarkDecide1MiB: just under 1 MiB of short commands (refused by the
+// 10,000-execution limit), 1 MiB of heredoc text (decided: allow), and
+// 1 MiB + 1 byte (refused by the byte limit).
 func BenchmarkDecide1MiB(b *testing.B) {
 	env := benchEnv(b)
 	line := "git status && ls -la src/ | grep go; echo 'rm -rf /'\n"
 	under := strings.Repeat(line, (1<<20)/len(line)-1)
 	over := strings.Repeat("a", 1<<20+1)
+	// a decided 1 MiB command: one heredoc of text written to a file
+	body := strings.Repeat("rm -rf / is just text here; git reset --hard too\n", 1<<20/40)
+	heredoc := "cat > notes.txt <<'EOF'\n" + body[:1<<20-40] + "\nEOF\n"
 	for _, tc := range []struct {
 		name string
 		cmd  string
-	}{{"under-limit", under}, {"over-limit", over}} {
+	}{{"many-execs", under}, {"heredoc", heredoc}, {"over-limit", over}} {
 		c := calls([]string{tc.cmd})[0]
 		b.Run(tc.name, func(b *testing.B) {
 			runtime.LockOSThread()
@@ -118,6 +134,9 @@ func BenchmarkDecide1MiB(b *testing.B) {
 				}
 				if d.Verdict == Allow && d.Error == "" && tc.name == "over-limit" {
 					b.Fatal("over-limit command allowed")
+				}
+				if tc.name == "heredoc" && (d.Error != "" || d.Verdict != Allow) {
+					b.Fatalf("1 MiB heredoc not decided allow: %s %s", d.Decision, d.Error)
 				}
 			}
 			reportQuantiles(b, cpu, "cpu")
