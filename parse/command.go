@@ -31,10 +31,23 @@ type cmd struct {
 	// (sudo bash -c '...', time): only wrappers of its own stop a function
 	// or alias from being expanded, or a cd from applying.
 	inherited int
+	locals    map[string]bool // the calling function's locals (eval 'local x')
 }
 
 // unwrapped reports that no wrapper of the command itself was removed.
 func (c *cmd) unwrapped() bool { return len(c.wrappers) == c.inherited }
+
+// inShell reports a command that runs in the shell itself (no wrapper of
+// its own but command or builtin, not remote, not a pipeline stage): what
+// it does to variables lasts.
+func (c *cmd) inShell() bool {
+	for _, wr := range c.wrappers[c.inherited:] {
+		if wr != "command" && wr != "builtin" {
+			return false
+		}
+	}
+	return !c.remote && c.pipeline == 0
+}
 
 func (c *cmd) setAssign(a Assign) { c.assigns = setAssign(c.assigns, a) }
 
@@ -62,7 +75,7 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		if c.unwrapped() && !c.remote && !strings.Contains(a0.Value, "/") && w.callDefined(sc, c, name) {
 			return output{data: -1}
 		}
-		if c.unwrapped() && !c.remote && c.pipeline == 0 {
+		if c.inShell() {
 			w.builtinVars(sc, c, name)
 		}
 		var next bool
@@ -239,7 +252,9 @@ func (w *walker) callDefined(sc *scope, c *cmd, name string) bool {
 		for _, a := range c.argv[1:] {
 			src += " " + quoteArg(a)
 		}
+		w.lastCode = nil
 		w.reparse(c, src, Origin{Kind: OriginAlias, Depth: c.origin.Depth + 1, Via: key}, c.stdin, true)
+		w.sameShell(sc, c)
 		return true
 	}
 	return false
@@ -296,6 +311,7 @@ func (w *walker) reparse(c *cmd, src string, o Origin, stdin *input, strict bool
 		}
 	}
 	sc := &scope{
+		w:       w,
 		dir:     c.dir,
 		assigns: c.assigns,
 		origin:  o,
@@ -305,7 +321,9 @@ func (w *walker) reparse(c *cmd, src string, o Origin, stdin *input, strict bool
 	}
 	switch o.Kind {
 	case OriginEval, OriginAlias: // the same shell
-		sc.params = c.params
+		sc.params, sc.locals = c.params, c.locals
+	case OriginSource:
+		sc.locals = c.locals
 	case OriginShellString:
 		sc.params = c.shParams
 	}
@@ -323,7 +341,7 @@ func (w *walker) reparse(c *cmd, src string, o Origin, stdin *input, strict bool
 func (w *walker) sameShell(sc *scope, c *cmd) {
 	code := w.lastCode
 	w.lastCode = nil
-	if !c.unwrapped() || c.remote || c.pipeline != 0 {
+	if !c.inShell() {
 		return
 	}
 	if code == nil || c.runs != nil {

@@ -23,6 +23,14 @@ var fuzzSeeds = []string{
 	"[[ $(rm a) ]]; (( $(rm b) )); a=( $(rm c) ); echo ${x:-$(rm d)}", "> f; { a; } > g 2>&1 &> h",
 	"echo $'\\x41\\u00e9' ~ ~/x ~u/y $HOME $PWD *.go {a,b}", "time ! a | b |& c &", "coproc x; let 'a=$(rm)'",
 	"printf '%s %d %q\\n' a 1 b | sh", "echo -e 'rm\\tx' | bash -s", "env -S 'a b' -u X -C d c",
+	// Variables: substitution, splitting, scopes, branches, loops.
+	"x='git stash drop'; $x; \"$x\"; eval \"$x\"; bash -c \"$x\"; echo $x | sh",
+	"c=git; a=(1 2); a+=x; b=${c:-d}${#c}${c:+y}; declare -lu -i -n -g -x d=$c; $c $d $b",
+	"f() { local x=1; declare y=$x; x+=2; }; x=0; f; for i in a \"b c\" $x; do for j in $i; do $j; done; done",
+	"if a; then x=1; cd /a; elif b; then x=2; else x=1; fi; case $x in 1) y=a;; *) y=b;; esac; $x $y",
+	"while read -r x; do ((n++)); unset y; y=$x; done < f; printf -v z %s $y; mapfile -t w; getopts ab o; $n $z",
+	"IFS=,; x=a,b; $x; x=; $x; x='*'; rm $x; x=' a  b '; rm -$x-",
+	"x=1 eval 'y=$x'; source f; . <(echo x=2); alias a='x=3'; a; builtin export x=4; command read x; $x",
 }
 
 // FuzzParse checks that no input panics, hangs past the limits, or yields
@@ -33,7 +41,8 @@ func FuzzParse(f *testing.F) {
 	}
 	// Every table test's source is a seed too.
 	for _, cases := range [][]tcase{casesSeedCases, casesCoreWalker, casesWords, casesDirAndAssigns,
-		casesWrappers, casesReentry, casesInterpreters, casesDataPositions, casesKnownOutput} {
+		casesWrappers, casesReentry, casesInterpreters, casesDataPositions, casesKnownOutput,
+		casesStaticVars, casesVarFlow} {
 		for _, tc := range cases {
 			f.Add(tc.src)
 		}
@@ -93,6 +102,13 @@ func checkExec(t *testing.T, e Exec, opt Options) {
 	}
 	if e.Origin.Kind == OriginRemote && !e.Remote {
 		t.Fatalf("remote origin not marked Remote: %+v", e)
+	}
+	names := map[string]bool{}
+	for _, a := range e.Assigns {
+		if names[a.Name] {
+			t.Fatalf("variable %q twice in Assigns: %+v", a.Name, e.Assigns)
+		}
+		names[a.Name] = true
 	}
 	if e.Pipeline == 0 && e.Stage != 0 {
 		t.Fatalf("stage %d outside a pipeline", e.Stage)

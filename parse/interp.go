@@ -382,7 +382,7 @@ func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o 
 		w.emit(&inner)
 	case items[0].isList:
 		inner.argv = listArgv(items[0].list)
-		w.run(&scope{dir: c.dir, remote: c.remote}, &inner)
+		w.run(&scope{w: w, dir: c.dir, remote: c.remote}, &inner)
 	case len(items) > 1 && (items[1].isList || items[1].static) && items[0].static:
 		// spawn("rm", ["-rf", "/x"]), system("rm", "-rf", "/x"): an argv.
 		argv := []arg{{Word: Word{Value: items[0].val, Static: true}}}
@@ -394,7 +394,7 @@ func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o 
 			}
 		}
 		inner.argv = argv
-		w.run(&scope{dir: c.dir, remote: c.remote}, &inner)
+		w.run(&scope{w: w, dir: c.dir, remote: c.remote}, &inner)
 	case items[0].static:
 		if !w.reparseOK(&inner, items[0].val, o) {
 			inner.argv = []arg{{Word: Word{Value: items[0].val, Static: false}}}
@@ -484,7 +484,7 @@ func (w *walker) reparseOK(c *cmd, src string, o Origin) (ok bool) {
 		}
 	}()
 	f := w.parseSource(src, o.Depth)
-	sc := &scope{dir: c.dir, assigns: c.assigns, origin: o, wrap: c.wrappers, remote: c.remote}
+	sc := &scope{w: w, dir: c.dir, assigns: c.assigns, origin: o, wrap: c.wrappers, remote: c.remote}
 	w.stmts(sc, f.Stmts, pipePos{})
 	return true
 }

@@ -30,7 +30,7 @@ func Parse(src string, opt Options) (res *Result, err error) {
 		}
 	}()
 	f := w.parseSource(src, 0)
-	sc := &scope{dir: opt.Cwd, origin: Origin{Kind: OriginTop}}
+	sc := &scope{w: w, dir: opt.Cwd, origin: Origin{Kind: OriginTop}}
 	w.stmts(sc, f.Stmts, pipePos{})
 	return w.result(), nil
 }

@@ -89,6 +89,7 @@ type Exec struct {
 	Wrappers []string `json:"wrappers,omitempty"`
 	// Assigns are the assignments in effect for this execution
 	// (prefix assignments, env NAME=VALUE, and earlier plain assignments).
+	// The slice may be shared with other Execs: read it, do not change it.
 	Assigns []Assign `json:"assigns,omitempty"`
 	// Dir is the working directory the command runs in, resolved from
 	// Options.Cwd and any cd before it; "" when it cannot be known.
@@ -166,7 +167,7 @@ const (
 // LimitError reports an input over one of the limits. Callers must treat it
 // as "could not judge", never as "nothing found".
 type LimitError struct {
-	Limit string // "bytes", "depth", "execs"
+	Limit string // "bytes", "depth", "execs", "vars" (over 1024 variables, or assignment work)
 	Max   int
 }
 

@@ -23,10 +23,30 @@ const maxUnroll = 16
 // unrollBudget is the product of the value counts of nested unrolled loops.
 const unrollBudget = 64
 
+// maxUnrollBytes bounds the source judged again by unrolling one loop.
+const maxUnrollBytes = 64 << 10
+
 // expandFactor bounds the bytes of variable values substituted into words
 // as a multiple of MaxBytes (x=$x$x doubling, $x repeated): past it the
 // input is over the bytes limit.
 const expandFactor = 4
+
+// maxVars bounds the distinct variables tracked in one scope, and
+// varOpsFactor (times MaxExecs) the assignment entries copied in all (an
+// assignment copies the list: lists are shared, never changed in place),
+// so that input made of many assignments, or a function assigning many
+// variables called many times, is refused quickly (LimitError "vars").
+const (
+	maxVars      = 1024
+	varOpsFactor = 200
+)
+
+func (w *walker) varOps(n int) {
+	w.varWork += n
+	if w.varWork > varOpsFactor*w.opt.MaxExecs {
+		w.fail(&LimitError{Limit: "vars", Max: maxVars})
+	}
+}
 
 // volatile names are set by the shell itself; an assignment to them does
 // not make later expansions known (or they follow cd, tracked as Dir).
@@ -94,19 +114,72 @@ func (s *scope) unset(name string) {
 // mergeAssigns returns the assignments after one of several paths ran
 // (branches of if/case, operands of && and ||, zero or more loop
 // iterations): a variable keeps its value only when every path agrees.
+//
+// Lists derived from one another keep each variable at its position
+// (setAssign replaces in place, appends new names), so the common case is
+// a position-by-position comparison; variables beyond the shortest list
+// were set on some paths only and are unknown after.
 func mergeAssigns(lists [][]Assign) []Assign {
 	if len(lists) == 0 {
 		return nil
 	}
-	same := true
+	first := lists[0]
+	m := len(first)
 	for _, l := range lists[1:] {
-		if !slices.Equal(l, lists[0]) {
-			same = false
-			break
+		m = min(m, len(l))
+	}
+	for i := 0; i < m; i++ {
+		for _, l := range lists[1:] {
+			if l[i].Name != first[i].Name {
+				return mergeByName(lists)
+			}
 		}
 	}
-	if same {
-		return lists[0]
+	var out []Assign
+	for i := 0; i < m; i++ {
+		for _, l := range lists[1:] {
+			if l[i].Value != first[i].Value {
+				if out == nil {
+					out = slices.Clone(first[:m])
+				}
+				out[i].Value = dynamicWord(first[i].Name)
+				break
+			}
+		}
+	}
+	longer := false
+	for _, l := range lists {
+		longer = longer || len(l) > m
+	}
+	if !longer {
+		if out == nil {
+			return first
+		}
+		return out
+	}
+	if out == nil {
+		out = slices.Clone(first[:m])
+	}
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, a := range l[m:] {
+			if !seen[a.Name] {
+				seen[a.Name] = true
+				out = append(out, Assign{Name: a.Name, Value: dynamicWord(a.Name)})
+			}
+		}
+	}
+	return out
+}
+
+// mergeByName merges lists whose variables are in different orders.
+func mergeByName(lists [][]Assign) []Assign {
+	maps := make([]map[string]Word, len(lists))
+	for i, l := range lists {
+		maps[i] = make(map[string]Word, len(l))
+		for _, a := range l {
+			maps[i][a.Name] = a.Value
+		}
 	}
 	var out []Assign
 	seen := map[string]bool{}
@@ -116,16 +189,12 @@ func mergeAssigns(lists [][]Assign) []Assign {
 				continue
 			}
 			seen[a.Name] = true
-			v, agree := a.Value, a.Value.Static
-			for _, o := range lists {
-				ov, ok := findAssign(o, a.Name)
-				if !ok || ov != v {
-					agree = false
+			v := a.Value
+			for _, m := range maps {
+				if ov, ok := m[a.Name]; !ok || ov != v {
+					v = dynamicWord(a.Name)
 					break
 				}
-			}
-			if !agree {
-				v = dynamicWord(a.Name)
 			}
 			out = append(out, Assign{Name: a.Name, Value: v})
 		}
@@ -156,7 +225,17 @@ func (s *scope) merge(paths []*scope) {
 			dir = ""
 		}
 	}
-	s.dir, s.assigns = dir, mergeAssigns(lists)
+	s.dir = dir
+	s.mergeLists(lists)
+}
+
+// mergeLists sets the assignments to the merge of lists, counting the
+// work against the assignment budget.
+func (s *scope) mergeLists(lists [][]Assign) {
+	if len(lists) > 1 && s.w != nil {
+		s.w.varOps(len(lists) * len(lists[0]))
+	}
+	s.assigns = mergeAssigns(lists)
 }
 
 // loopEffects lists what a loop's code may change on a later iteration:
@@ -407,6 +486,22 @@ func (w *walker) builtinVars(sc *scope, c *cmd, name string) {
 		}
 	case "printf":
 		operands("v")
+	case "export", "declare", "typeset", "local", "readonly":
+		// Reached as a command (builtin export x=v): names and values are
+		// words, read like declare 'x=v'.
+		for _, a := range args {
+			n, v, ok := strings.Cut(a.Value, "=")
+			switch {
+			case !a.Static:
+				sc.allDynamic()
+				return
+			case strings.HasPrefix(a.Value, "-") || strings.HasPrefix(a.Value, "+"):
+			case ok && isName(n) && name != "local" && name != "declare" && name != "typeset":
+				sc.setAssign(Assign{Name: n, Value: Word{Value: v, Static: true}})
+			default:
+				sc.setDynamic(n)
+			}
+		}
 	case "unset":
 		i, flags := scanOpts(args, optSpec{})
 		if _, f := flags["f"]; f {
@@ -568,8 +663,10 @@ func (w *walker) forClause(sc *scope, s *syntax.Stmt, c *syntax.ForClause, pp pi
 		if l.Name != nil {
 			name = l.Name.Value
 		}
+		// The body's source size times the values bounds the work too.
+		body := int(c.DonePos.Offset()) - int(c.DoPos.Offset())
 		known = l.InPos.IsValid() && !c.Select && len(items) > 0 && len(items) <= maxUnroll &&
-			max(w.unroll, 1)*len(items) <= unrollBudget
+			max(w.unroll, 1)*len(items) <= unrollBudget && body*len(items) <= maxUnrollBytes
 	case *syntax.CStyleLoop:
 		w.findSubsts(inner, l)
 	}

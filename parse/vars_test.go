@@ -2,6 +2,7 @@ package parse
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -92,6 +93,11 @@ var casesStaticVars = []tcase{
 	{src: "x=reset; . <(echo x=status); git $x", want: []want{{argv: "git status", name: "git"}}},
 	{src: "x=reset; declare \"$n=1\"; git $x", want: []want{{argv: "git $x", name: "git"}}},
 	{src: "declare 'x=reset'; git $x", want: []want{{argv: "git reset", name: "git"}}},
+	{src: "x=ls; alias a='x=rm'; a; $x -rf /", want: []want{{argv: "rm -rf /", name: "rm"}}},
+	{src: "x=rm; f() { eval 'local x=ls'; }; f; $x -rf /", want: []want{{argv: "rm -rf /", name: "rm"}}},
+	{src: "x=ls; builtin export x=rm; $x -rf /", want: []want{{argv: "rm -rf /", name: "rm"}}},
+	{src: "x=ls; command read x; $x -rf /", want: []want{{argv: "$x -rf /", name: ""}}},
+	{src: "x=ls; sudo read x; $x -rf /", want: []want{{argv: "ls -rf /", name: "ls"}}},
 	{src: "RANDOM=4; rm $RANDOM", want: []want{{argv: "rm $RANDOM", name: "rm", static: "SD"}}},
 }
 
@@ -132,6 +138,7 @@ var casesVarFlow = []tcase{
 	{src: "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do rm $i; done", n: 1, want: []want{{argv: "rm $i", name: "rm", static: "SD"}}},
 	{src: "for a in 1 2 3 4 5 6 7 8; do for b in 1 2 3 4 5 6 7 8; do for c in x y; do r $a$b$c; done; done; done", n: 64,
 		want: []want{{argv: "r 11$c", name: "r", static: "SD"}, {argv: "r 88$c", name: "r"}}},
+	{src: "for d in a b; do : " + strings.Repeat("x", 40000) + "; rm $d; done", n: 2, want: []want{{argv: "rm $d", name: "rm", static: "SD"}}},
 	{src: "for d in a b; do x=$d; done; rm $x", want: []want{{argv: "rm $x", name: "rm"}}},
 	{src: "for d in a b; do cd $d; done; rm x", want: []want{{argv: "rm x", name: "rm", dir: "-"}}},
 	{src: "for d in a; do cd /tmp; rm $d; done; rm x", want: []want{{argv: "rm a", name: "rm", dir: "/tmp"}, {argv: "rm x", name: "rm", dir: "/tmp"}}},
@@ -161,5 +168,58 @@ func TestVarExpansionBounded(t *testing.T) {
 	r, err := Parse("x=0123456789; x=$x$x; x=$x$x; rm $x", opts)
 	if err != nil || len(r.Execs) != 1 || len(r.Execs[0].Argv[1].Value) != 40 {
 		t.Errorf("got %v %v", err, r)
+	}
+}
+
+// Inputs made of many assignments (each Exec carries the assignments in
+// effect, and branches and loops merge them): decided, or refused by the
+// vars limit, never slow without bound.
+var benchVars = map[string]string{
+	"1000-vars-9000-uses": repeatf(1000, "a%d=%d;") + repeatf(9000, "t $a%d $u;"),
+	"1025-vars":           repeatf(1025, "a%d=%d;"),
+	"reassign":            repeatf(1000, "a%d=%d;") + strings.Repeat("a1=2;", 30000),
+	"function-chain":      "f0() { " + repeatf(500, "v%d=%d; ") + "}; " + chain(13) + "f13",
+	"elif-chain":          repeatf(900, "a%d=%d;") + "if a; then x=1; " + strings.Repeat("elif b; then a1=3; ", 5000) + "fi; t $x",
+	"and-chains":          repeatf(900, "a%d=%d;") + strings.Repeat("a && a1=1;", 4000),
+	"loops":               repeatf(900, "a%d=%d;") + strings.Repeat("while a; do x=1; done;", 3000),
+	"nested-for":          strings.Repeat("for a in 1 2; do ", 40) + "x=$x$x; r $x" + strings.Repeat("; done", 40),
+}
+
+// repeatf repeats format n times with the index as every %d.
+func repeatf(n int, format string) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.ReplaceAll(format, "%d", fmt.Sprint(i)))
+	}
+	return b.String()
+}
+
+func TestVarInputsDecided(t *testing.T) {
+	for name, src := range benchVars {
+		_, err := Parse(src, Options{})
+		var le *LimitError
+		switch name {
+		case "1000-vars-9000-uses", "nested-for":
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		default:
+			if !errors.As(err, &le) || le.Limit != "vars" {
+				t.Errorf("%s: want the vars limit, got %v", name, err)
+			}
+		}
+	}
+}
+
+func BenchmarkVars(b *testing.B) {
+	for _, name := range sortedKeys(map[string]bool{"1000-vars-9000-uses": true, "1025-vars": true, "reassign": true,
+		"function-chain": true, "elif-chain": true, "and-chains": true, "loops": true, "nested-for": true}) {
+		src := benchVars[name]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				Parse(src, Options{})
+			}
+		})
 	}
 }

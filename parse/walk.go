@@ -26,6 +26,7 @@ type walker struct {
 	printer  *syntax.Printer     // made on first use
 	parser   *syntax.Parser      // reused: a parse completes before its walk
 	expBytes int                 // bytes of variable values substituted
+	varWork  int                 // assignment entries copied (see varOps)
 	unroll   int                 // product of the values of the for loops being unrolled
 	lastCode *scope              // scope at the end of the last re-parsed code
 }
@@ -56,6 +57,7 @@ func (w *walker) result() *Result {
 
 // scope is what a command inherits from the code before it.
 type scope struct {
+	w       *walker  // for the variable limits
 	dir     string   // working directory, "" when unknown
 	assigns []Assign // assignments in effect
 	origin  Origin
@@ -142,7 +144,7 @@ func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
 			w.stmt(sc, x, pp)
 			lists = append(lists, sc.assigns)
 		}
-		sc.assigns = mergeAssigns(lists)
+		sc.mergeLists(lists)
 	case *syntax.Subshell:
 		w.stmts(w.nest(sc), c.Stmts, pp)
 	case *syntax.Block:
@@ -297,12 +299,13 @@ func (w *walker) newCmd(sc *scope, pp pipePos, args []arg, prefix []Assign, rds 
 		origin:   sc.origin,
 		remote:   sc.remote,
 		params:   sc.params,
+		locals:   sc.locals,
 		pipeline: pp.n,
 		stage:    pp.stage,
 	}
 	c.wrappers = append(append(c.wrappers, sc.wrap...), pp.wrap...)
 	c.inherited = len(c.wrappers)
-	c.assigns = append(c.assigns, sc.assigns...)
+	c.assigns = sc.assigns // shared: assignment lists are never changed in place
 	for _, a := range prefix {
 		c.setAssign(a)
 	}
@@ -352,17 +355,29 @@ func (w *walker) assign(sc *scope, as *syntax.Assign) Assign {
 	return a
 }
 
-func (s *scope) setAssign(a Assign) { s.assigns = setAssign(s.assigns, a) }
+func (s *scope) setAssign(a Assign) {
+	if s.w != nil {
+		s.w.varOps(len(s.assigns) + 1)
+	}
+	s.assigns = setAssign(s.assigns, a)
+	if len(s.assigns) > maxVars && s.w != nil {
+		s.w.fail(&LimitError{Limit: "vars", Max: maxVars})
+	}
+}
 
-// setAssign replaces or appends a, without touching the backing array of
-// the list it was given (scopes share it).
+// setAssign replaces a in place or appends it, without touching the
+// backing array of the list it was given (scopes and Execs share it). A
+// variable keeps its position, which mergeAssigns relies on.
 func setAssign(list []Assign, a Assign) []Assign {
-	out := make([]Assign, 0, len(list)+1)
-	for _, x := range list {
-		if x.Name != a.Name {
-			out = append(out, x)
+	for i, x := range list {
+		if x.Name == a.Name {
+			out := slices.Clone(list)
+			out[i] = a
+			return out
 		}
 	}
+	out := make([]Assign, len(list), len(list)+1)
+	copy(out, list)
 	return append(out, a)
 }
 
@@ -551,7 +566,7 @@ func (w *walker) emit(c *cmd) {
 		Argv:      make([]Word, len(c.argv)),
 		ExtraArgs: c.extra,
 		Wrappers:  slices.Clone(c.wrappers),
-		Assigns:   slices.Clone(c.assigns),
+		Assigns:   c.assigns, // shared between Execs, read-only
 		Dir:       c.dir,
 		Redirects: slices.Clone(c.redirs),
 		Origin:    c.origin,
