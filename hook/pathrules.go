@@ -144,13 +144,14 @@ func (j *judge) locate(p string) location {
 		}
 		return locInside
 	}
+	// dotfiles before temp dirs: a home under /tmp (tests, CI) keeps them
+	if j.home != "" && filepath.Dir(p) == j.home && strings.HasPrefix(filepath.Base(p), ".") {
+		return locHomeDot
+	}
 	for _, t := range tempRoots {
 		if strictlyUnder(p, t) {
 			return locInside
 		}
-	}
-	if j.home != "" && filepath.Dir(p) == j.home && strings.HasPrefix(filepath.Base(p), ".") {
-		return locHomeDot
 	}
 	return locOutside
 }

@@ -170,6 +170,20 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 		j.git(e, args, detail)
 	case "rm", "unlink":
 		j.rm(all, i, e, args, detail)
+	case "rimraf":
+		j.rmWords(e, e.Argv[1:], true, true, detail)
+	case "npx", "bunx", "pnpx":
+		// npx rimraf DIR: rimraf is rm -rf
+		for k, w := range e.Argv[1:] {
+			if w.Value == "rimraf" || strings.HasPrefix(w.Value, "rimraf@") {
+				j.rmWords(e, e.Argv[k+2:], true, true, detail)
+				break
+			}
+			if !strings.HasPrefix(w.Value, "-") {
+				break
+			}
+		}
+		j.system(all, i, e, args, detail) // npx prisma migrate reset ...
 	case "find":
 		j.find(e, args, detail)
 	case "shred", "srm", "wipe":
@@ -259,6 +273,17 @@ func (j *judge) rm(all []parse.Exec, i int, e *parse.Exec, args []string, detail
 		j.add(RuleRmDynamic, detail)
 	}
 	for _, w := range ops {
+		j.rmTarget(e, w, recursive, strong, detail)
+	}
+}
+
+// rmWords judges the operands of an rm-like tool (rimraf) that always
+// deletes recursively.
+func (j *judge) rmWords(e *parse.Exec, words []parse.Word, recursive, strong bool, detail string) {
+	for _, w := range words {
+		if w.Static && strings.HasPrefix(w.Value, "-") {
+			continue
+		}
 		j.rmTarget(e, w, recursive, strong, detail)
 	}
 }
@@ -482,7 +507,13 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 			j.add(RuleRsyncDeleteHome, detail)
 		}
 	}
-	j.writeAbs(p, kindTruncate, detail)
+	// onto an existing file this overwrites it; from /dev/null it empties
+	// it; otherwise it may only create one: an edit, not a truncation.
+	k := kindEdit
+	if contains(pos, "/dev/null") {
+		k = kindTruncate
+	}
+	j.writeAbs(p, k, detail)
 	if e.Name == "mv" {
 		j.writesTo(e, pos, kindDelete, detail)
 	}

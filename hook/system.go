@@ -261,6 +261,16 @@ func (j *judge) cloud(name string, args []string, detail string) {
 		}
 		return
 	case "gh":
+		if len(p) > 0 && p[0] == "api" {
+			for k, a := range args {
+				if (a == "-X" || a == "--method") && k+1 < len(args) && strings.EqualFold(args[k+1], "DELETE") ||
+					strings.EqualFold(a, "-XDELETE") || strings.EqualFold(a, "--method=DELETE") {
+					j.add(RuleCloudDelete, detail)
+					return
+				}
+			}
+			return
+		}
 		if len(p) >= 2 && p[1] == "delete" && (p[0] == "repo" || p[0] == "release" || p[0] == "secret" || p[0] == "variable" || p[0] == "gist" || p[0] == "run" || p[0] == "cache") {
 			j.add(RuleCloudDelete, detail)
 		}
