@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 )
 
@@ -105,7 +106,30 @@ func (r *Register) inTx(fn func(*sql.Tx, *chainHead) error) (err error) {
 		return r.wrap(err)
 	}
 	j.done()
+	r.trimWAL(conn)
 	return nil
+}
+
+// walTrimBytes is the write-ahead log size above which an append
+// checkpoints and truncates it.
+const walTrimBytes = 256 << 10
+
+// trimWAL keeps the write-ahead log short for processes that append once
+// and exit without Close (the hook). SQLite's automatic checkpoint does not
+// help them: every new process rebuilds the WAL index from the whole log and
+// counts none of it as checkpointed, so the log is never restarted and grows
+// with every call (measured: 32 MB after 1,200 calls, and opening took
+// 15-27 ms). A TRUNCATE checkpoint once the log passes 256 KiB (about every
+// ten appends) bounds both. It never waits: with a reader active (a long
+// verify), it copies what it can and the next append tries again.
+func (r *Register) trimWAL(conn *sql.Conn) {
+	fi, err := os.Stat(r.path + "-wal")
+	if err != nil || fi.Size() < walTrimBytes {
+		return
+	}
+	conn.ExecContext(bg, `PRAGMA busy_timeout = 0`)
+	conn.ExecContext(bg, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	conn.ExecContext(bg, fmt.Sprintf(`PRAGMA busy_timeout = %d`, r.busy.Milliseconds()))
 }
 
 type querier interface {

@@ -30,6 +30,17 @@ func TestMain(m *testing.M) {
 // journals every 10th instead (merged by a later append); "loop" appends
 // until killed.
 func child(mode, path, name string) int {
+	if mode == "once" { // as the hook does: open, append, exit without Close
+		r, err := Open(path)
+		if err == nil {
+			err = r.Append(sample(1))
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		return 0
+	}
 	n := -1
 	if len(mode) > 7 && mode[:7] == "append:" {
 		n, _ = strconv.Atoi(mode[7:])
@@ -224,4 +235,35 @@ func TestKillMidAppend(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d kills, %d entries survived, verify clean", kills*2, n)
+}
+
+// TestWALStaysShortWithoutClose: processes that append once and exit
+// without Close (the hook) must not let the write-ahead log grow with every
+// call (see trimWAL); without the trim it grew by ~27 KB per call.
+func TestWALStaysShortWithoutClose(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns 60 processes")
+	}
+	path := filepath.Join(t.TempDir(), "register.db")
+	const calls = 60
+	var maxWAL int64
+	for i := 0; i < calls; i++ {
+		if err := childCmd(t, "once", path, "w").Run(); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > maxWAL {
+			maxWAL = fi.Size()
+		}
+	}
+	if maxWAL > 2*walTrimBytes {
+		t.Errorf("WAL reached %d bytes after %d calls without Close; want at most %d", maxWAL, calls, 2*walTrimBytes)
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if rep := r.Verify(); !rep.OK() || rep.Entries != calls {
+		t.Fatalf("verify: %v", rep)
+	}
 }
