@@ -82,6 +82,13 @@ Exit codes: 0 graded, 1 the entry does not exist or is not a flag,
 			if label != protocol.GradeTrue && label != protocol.GradeFalse && label != protocol.GradeUnclear {
 				return fail(exitUsage, "grade %q: want true, false or unclear", label)
 			}
+			// Read-only first: a grade for a register that does not exist
+			// must not create one.
+			ro, err := protoOpenRegister(true)
+			if err != nil {
+				return err
+			}
+			ro.Close()
 			r, err := protoOpenRegister(false)
 			if err != nil {
 				return err
