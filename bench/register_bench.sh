@@ -13,8 +13,11 @@ trap 'rm -f "$out" "$out.test"' EXIT
 go test -c -o "$out.test" ./register/
 cd register
 # Appends: fixed 1000 per run so the 1K register stays near 1K.
-"$out.test" -test.run '^$' -test.bench 'Append|OpenAppendClose|EntryHash' \
+"$out.test" -test.run '^$' -test.bench '^Benchmark(Append|OpenAppendClose|EntryHash)$' \
 	-test.benchtime 1000x -test.cpu 1 -test.count 5 | tee "$out"
+# One process per append, with and without Close (p50/p99 inside the process).
+"$out.test" -test.run '^$' -test.bench '^BenchmarkProcessAppend$' \
+	-test.benchtime 400x -test.cpu 1 -test.count 3
 "$out.test" -test.run '^$' -test.bench 'Verify1M' \
 	-test.benchtime 1x -test.cpu 1 -test.count 5 | tee -a "$out"
 echo

@@ -3,7 +3,11 @@ package register
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -145,5 +149,51 @@ func BenchmarkEntryHash(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		h.sum(e, dst[:])
+	}
+}
+
+// BenchmarkProcessAppend is one process per op that opens the register,
+// appends one entry and exits, with and without Close, interleaved so both
+// see the same load. The metrics are the medians and 99th percentiles of the
+// time measured inside the process (process start is the hook's business:
+// bench/hook). Register of 5,000 entries.
+func BenchmarkProcessAppend(b *testing.B) {
+	modes := []string{"once-close", "once"}
+	paths := map[string]string{}
+	for _, m := range modes {
+		p := filepath.Join(b.TempDir(), "register.db")
+		r, err := Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := BulkLoad(r, 5000, sample); err != nil {
+			b.Fatal(err)
+		}
+		r.Close()
+		paths[m] = p
+	}
+	us := map[string][]float64{}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, m := range modes {
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), "REGISTER_TEST_CHILD="+m, "REGISTER_TEST_PATH="+paths[m])
+			out, err := cmd.Output()
+			if err != nil {
+				b.Fatal(err)
+			}
+			v, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+			if err != nil {
+				b.Fatalf("child said %q", out)
+			}
+			us[m] = append(us[m], v)
+		}
+	}
+	for _, m := range modes {
+		x := us[m]
+		slices.Sort(x)
+		name := map[string]string{"once-close": "close", "once": "noclose"}[m]
+		b.ReportMetric(x[len(x)/2], name+"-p50-us")
+		b.ReportMetric(x[len(x)*99/100], name+"-p99-us")
 	}
 }
