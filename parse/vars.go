@@ -517,6 +517,31 @@ func (w *walker) builtinVars(sc *scope, c *cmd, name string) {
 	}
 }
 
+// declListing returns the argv of a declaration that assigns nothing
+// (export -p, declare -f NAME, export NAME), when every word is a name or
+// a literal option; else false.
+func declListing(c *syntax.DeclClause) ([]arg, bool) {
+	if c.Variant == nil {
+		return nil, false
+	}
+	argv := []arg{{Word: Word{Value: c.Variant.Value, Static: true}}}
+	for _, as := range c.Args {
+		switch {
+		case as.Name != nil && as.Value == nil && as.Array == nil && !as.Append && as.Index == nil:
+			argv = append(argv, arg{Word: Word{Value: as.Name.Value, Static: true}})
+		case as.Name == nil && as.Value != nil:
+			v := as.Value.Lit()
+			if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+				return nil, false
+			}
+			argv = append(argv, arg{Word: Word{Value: v, Static: true}})
+		default:
+			return nil, false
+		}
+	}
+	return argv, true
+}
+
 // decl applies export/declare/local/readonly/typeset to the scope.
 func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 	variant := ""

@@ -98,6 +98,12 @@ var casesStaticVars = []tcase{
 	{src: "x=ls; builtin export x=rm; $x -rf /", want: []want{{argv: "rm -rf /", name: "rm"}}},
 	{src: "x=ls; command read x; $x -rf /", want: []want{{argv: "$x -rf /", name: ""}}},
 	{src: "x=ls; sudo read x; $x -rf /", want: []want{{argv: "ls -rf /", name: "ls"}}},
+	// A declaration without assignment runs as a command (export -p
+	// prints the environment); one with assignments is not an Exec.
+	{src: "export -p > f", n: 1, want: []want{{argv: "export -p", name: "export", redir: "> /work/repo/f"}}},
+	{src: "declare -p | grep KEY", want: []want{{argv: "declare -p", name: "declare", pipe: "1/0"}}},
+	{src: "x=1; export x; rm $x", n: 2, want: []want{{argv: "export x", name: "export"}, {argv: "rm 1", name: "rm"}}},
+	{src: "export X=1; ls", n: 1, want: []want{{argv: "ls", name: "ls"}}},
 	{src: "RANDOM=4; rm $RANDOM", want: []want{{argv: "rm $RANDOM", name: "rm", static: "SD"}}},
 }
 

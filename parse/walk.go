@@ -179,6 +179,13 @@ func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
 		w.findSubsts(sc, c)
 	case *syntax.DeclClause:
 		// export/declare/local/readonly/typeset: assignments that persist.
+		if argv, ok := declListing(c); ok {
+			// export -p, declare -f, export NAME: no assignment, but it
+			// runs (and may print the environment): an Exec.
+			w.decl(sc, c)
+			rds, stdin := w.redirects(sc, s.Redirs)
+			return w.plain(w.newCmd(sc, pp, argv, nil, rds, stdin), argv[0].Value)
+		}
 		w.decl(sc, c)
 		w.redirectsOnly(sc, s.Redirs, pp)
 		return output{data: -1}
