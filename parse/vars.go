@@ -470,11 +470,34 @@ func (w *walker) builtinVars(sc *scope, c *cmd, name string) {
 	}
 	switch name {
 	case "read":
+		i, flags := scanOpts(args, optSpec{withArg: "adinNptu"})
 		ops := operands("adinNptu")
 		if len(ops) == 0 {
 			return // REPLY, volatile
 		}
 		names(ops)
+		// read x y <<< 'a b c' from known text: x=a, y='b c'.
+		plain := len(flags) == len(optsIn(flags, "rspt"))
+		if c.stdin == nil || !c.stdin.static || c.stdin.file || !plain || i > len(args) || !allStatic(ops) {
+			return
+		}
+		line, _, _ := strings.Cut(c.stdin.text, "\n")
+		_, raw := flags["r"]
+		if _, ifs := findAssign(sc.assigns, "IFS"); ifs || !raw && strings.Contains(line, `\`) {
+			return // other separators, or backslash processing: unknown
+		}
+		for k, a := range ops {
+			line = strings.TrimLeft(line, " \t")
+			v := strings.TrimRight(line, " \t")
+			if k < len(ops)-1 {
+				if j := strings.IndexAny(line, " \t"); j >= 0 {
+					v, line = line[:j], line[j:]
+				} else {
+					line = ""
+				}
+			}
+			sc.setAssign(Assign{Name: a.Value, Value: Word{Value: v, Static: true}})
+		}
 	case "mapfile", "readarray":
 		ops := operands("dnOsuCc")
 		if len(ops) > 0 {
@@ -718,4 +741,15 @@ func (w *walker) forClause(sc *scope, s *syntax.Stmt, c *syntax.ForClause, pp pi
 	}
 	// break and continue may end an iteration early: keep what all agree on.
 	sc.merge(outs)
+}
+
+// optsIn returns the flags among those listed.
+func optsIn(flags map[string]string, list string) []string {
+	var out []string
+	for k := range flags {
+		if len(k) == 1 && strings.Contains(list, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
