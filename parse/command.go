@@ -346,10 +346,11 @@ func (w *walker) sameShell(sc *scope, c *cmd) {
 	}
 	if code == nil || c.runs != nil {
 		sc.allDynamic()
+		sc.params = nil
 		return
 	}
 	before := sc.assigns
-	sc.assigns, sc.dir = code.assigns, code.dir
+	sc.assigns, sc.dir, sc.params = code.assigns, code.dir, code.params
 	for _, a := range c.assigns {
 		if v, ok := findAssign(before, a.Name); !ok || v != a.Value {
 			sc.setDynamic(a.Name) // a prefix assignment, or changed by one

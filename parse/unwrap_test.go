@@ -147,7 +147,7 @@ var casesReentry = []tcase{
 	{src: "alias rm='rm -i'; rm x", want: []want{{argv: "rm -i x", name: "rm", kind: "alias", depth: 1}}},
 	{src: "f() { rm -rf \"$1\"; }; g() { f /x; }; g", want: []want{{argv: "rm -rf /x", name: "rm", kind: "function", via: "function f", static: "SSS"}}},
 	{src: "f() { eval \"rm $1\"; rm $2; rm $3 $0; }; f '/a b' '*' ", want: []want{
-		{argv: "rm /a b", name: "rm", kind: "eval", depth: 1, static: "SSS"}, {argv: "rm $2", name: "rm", static: "SD"}, {argv: "rm f", name: "rm", static: "SS"}}}, // unset $3 unquoted: no word
+		{argv: "rm /a b", name: "rm", kind: "eval", depth: 1, static: "SSS"}, {argv: "rm *", name: "rm", static: "SD"}, {argv: "rm f", name: "rm", static: "SS"}}}, // $2 a glob; unset $3 unquoted: no word
 	{src: "bash -c 'rm -rf \"$1\" \"$0\" \"$2\"' sh /y", want: []want{{argv: "rm -rf /y sh ", name: "rm", kind: "shell-c", depth: 1, static: "SSSSS"}}},
 	{src: "bash -c 'rm -rf \"$1\"'", want: []want{{argv: "rm -rf ", name: "rm", static: "SSS"}}},
 	{src: "find . -exec sh -c 'rm \"$1\"' _ {} \\;", want: []want{{argv: "rm $1", name: "rm", static: "SD"}}},

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -218,14 +219,17 @@ func (s *scope) merge(paths []*scope) {
 		return
 	}
 	lists := make([][]Assign, len(paths))
-	dir := paths[0].dir
+	dir, params := paths[0].dir, paths[0].params
 	for i, p := range paths {
 		lists[i] = p.assigns
 		if p.dir != dir {
 			dir = ""
 		}
+		if p.params != params {
+			params = nil // set -- on some paths: unknown
+		}
 	}
-	s.dir = dir
+	s.dir, s.params = dir, params
 	s.mergeLists(lists)
 }
 
@@ -243,9 +247,10 @@ func (s *scope) mergeLists(lists [][]Assign) {
 // runs code that could change anything (eval, source). Functions defined
 // in the source and called in it are included.
 type loopEffects struct {
-	names map[string]bool
-	cd    bool
-	all   bool
+	names  map[string]bool
+	cd     bool
+	all    bool
+	params bool // set or shift: positional parameters change
 }
 
 func (w *walker) effects(nodes ...syntax.Node) loopEffects {
@@ -278,7 +283,9 @@ func (w *walker) effects(nodes ...syntax.Node) loopEffects {
 				case "cd", "pushd", "popd":
 					ef.cd = true
 				case "eval", "source", ".":
-					ef.all, ef.cd = true, true
+					ef.all, ef.cd, ef.params = true, true, true
+				case "set", "shift":
+					ef.params = true
 				case "read", "mapfile", "readarray", "getopts", "printf", "unset", "export", "declare", "typeset", "local", "readonly":
 					for _, a := range n.Args[1:] {
 						v, _, _ := strings.Cut(a.Lit(), "=")
@@ -316,6 +323,9 @@ func (ef loopEffects) apply(s *scope) {
 	}
 	if ef.cd {
 		s.dir = ""
+	}
+	if ef.params {
+		s.params = nil
 	}
 }
 
@@ -503,6 +513,49 @@ func (w *walker) builtinVars(sc *scope, c *cmd, name string) {
 		if len(ops) > 0 {
 			names(ops[len(ops)-1:])
 		}
+	case "set":
+		// set [options] [--] [ARGS]: ARGS become $1...; options alone
+		// leave them.
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case !a.Static:
+				sc.params = nil // an option or the parameters: unknown
+				return
+			case a.Value == "--":
+				sc.setParams(args[i+1:])
+				return
+			case a.Value == "-o" || a.Value == "+o":
+				i++
+			case strings.HasPrefix(a.Value, "-") || strings.HasPrefix(a.Value, "+"):
+				if a.Value == "-" { // set - ARGS: like --
+					sc.setParams(args[i+1:])
+					return
+				}
+			default:
+				sc.setParams(args[i:])
+				return
+			}
+		}
+	case "shift":
+		n := 1
+		if len(args) > 0 {
+			n = -1
+			if args[0].Static {
+				if v, err := strconv.Atoi(args[0].Value); err == nil && v >= 0 {
+					n = v
+				}
+			}
+		}
+		if sc.params == nil || n < 0 {
+			sc.params = nil
+			return
+		}
+		ps := *sc.params
+		if n < len(ps) { // more than $# fails and shifts nothing
+			rest := append([]arg{ps[0]}, ps[1+n:]...)
+			sc.params = &rest
+		}
 	case "getopts":
 		if len(args) >= 2 {
 			names(args[1:2])
@@ -563,6 +616,16 @@ func declListing(c *syntax.DeclClause) ([]arg, bool) {
 		}
 	}
 	return argv, true
+}
+
+// setParams sets $1... to args, keeping $0.
+func (s *scope) setParams(args []arg) {
+	zero := arg{Word: Word{Value: "$0"}}
+	if s.params != nil && len(*s.params) > 0 {
+		zero = (*s.params)[0]
+	}
+	ps := append([]arg{zero}, args...)
+	s.params = &ps
 }
 
 // decl applies export/declare/local/readonly/typeset to the scope.

@@ -105,6 +105,23 @@ var casesStaticVars = []tcase{
 	{src: "x=ls; builtin export x=rm; $x -rf /", want: []want{{argv: "rm -rf /", name: "rm"}}},
 	{src: "x=ls; command read x; $x -rf /", want: []want{{argv: "$x -rf /", name: ""}}},
 	{src: "x=ls; sudo read x; $x -rf /", want: []want{{argv: "ls -rf /", name: "ls"}}},
+	// Positional parameters: set --, shift, "$@", $*, $#.
+	{src: "set -- reset --hard; git $1 $2", want: []want{{argv: "git reset --hard", name: "git", static: "SSS"}}},
+	{src: `set -- reset --hard; git "$@"`, want: []want{{argv: "git reset --hard", name: "git", static: "SSS"}}},
+	{src: `set -- git 'stash drop'; "$@"; $*`, want: []want{{argv: "git stash drop", name: "git", static: "SS"}, {argv: drop, name: "git", static: "SSS"}}},
+	{src: "set -e -o pipefail; rm $1", want: []want{{argv: "rm $1", name: "rm", static: "SD"}}},
+	{src: "set -e x rm; $2 -rf / $#", want: []want{{argv: "rm -rf / 2", name: "rm"}}},
+	{src: "set -- a rm; shift; $1 -rf /", want: []want{{argv: "rm -rf /", name: "rm"}}},
+	{src: "set -- a rm; shift 5; $2 -rf /", want: []want{{argv: "rm -rf /", name: "rm"}}},
+	{src: "set -- a rm; shift $n; $1 -rf /", want: []want{{argv: "$1 -rf /", name: ""}}},
+	{src: "set -- ls; a && set -- rm; $1 -rf /", want: []want{{argv: "$1 -rf /", name: ""}}},
+	{src: "set -- ls; if a; then set -- rm; fi; $1 -rf /", want: []want{{argv: "$1 -rf /", name: ""}}},
+	{src: "set -- ls; { set -- rm; }; $1 -rf /", want: []want{{argv: "rm -rf /", name: "rm"}}},
+	{src: "set -- ls; (set -- rm); $1 -rf /", want: []want{{argv: "ls -rf /", name: "ls"}}},
+	{src: "set -- ls; while a; do $1 x; shift; done", want: []want{{argv: "$1 x", name: ""}}},
+	{src: `f() { git "$@"; }; f reset --hard`, want: []want{{argv: "git reset --hard", name: "git", kind: "function"}}},
+	{src: `set -- ls; f() { set -- rm; }; f; $1 -rf /`, want: []want{{argv: "ls -rf /", name: "ls"}}},
+	{src: `set -- "$x"; $1 -rf /`, want: []want{{argv: "$1 -rf /", name: ""}}},
 	// A declaration without assignment runs as a command (export -p
 	// prints the environment); one with assignments is not an Exec.
 	{src: "export -p > f", n: 1, want: []want{{argv: "export -p", name: "export", redir: "> /work/repo/f"}}},

@@ -140,17 +140,24 @@ func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
 		// after the list only when it is the same whichever stopped it.
 		// (A cd is still applied: cd dir && cmd, cd dir || exit.)
 		var lists [][]Assign
+		params := sc.params
 		for _, x := range flatten(s, syntax.AndStmt, syntax.OrStmt) {
 			w.stmt(sc, x, pp)
 			lists = append(lists, sc.assigns)
+			if sc.params != params {
+				params = nil // set -- in an operand that may not run
+			}
 		}
 		sc.mergeLists(lists)
+		if params == nil {
+			sc.params = nil
+		}
 	case *syntax.Subshell:
 		w.stmts(w.nest(sc), c.Stmts, pp)
 	case *syntax.Block:
 		inner := w.nest(sc)
 		w.stmts(inner, c.Stmts, pp)
-		sc.dir, sc.assigns = inner.dir, inner.assigns
+		sc.dir, sc.assigns, sc.params = inner.dir, inner.assigns, inner.params
 	case *syntax.IfClause:
 		w.ifClause(sc, c, pp)
 	case *syntax.WhileClause:

@@ -102,6 +102,9 @@ func (w *walker) fields(sc *scope, wd *syntax.Word) []arg {
 	if wd == nil {
 		return nil
 	}
+	if ps, ok := w.quotedAt(sc, wd); ok {
+		return ps
+	}
 	var wb wordBuf
 	wb.static, wb.split = true, true
 	for i, p := range wd.Parts {
@@ -114,6 +117,29 @@ func (w *walker) fields(sc *scope, wd *syntax.Word) []arg {
 		wb.fields[0].code = wb.code
 	}
 	return wb.fields
+}
+
+// quotedAt expands a word that is exactly "$@" with known positional
+// parameters: one word per parameter, none when there are none.
+func (w *walker) quotedAt(sc *scope, wd *syntax.Word) ([]arg, bool) {
+	if sc.params == nil || len(wd.Parts) != 1 {
+		return nil, false
+	}
+	dq, ok := wd.Parts[0].(*syntax.DblQuoted)
+	if !ok || len(dq.Parts) != 1 {
+		return nil, false
+	}
+	p, ok := dq.Parts[0].(*syntax.ParamExp)
+	if !ok || p.Param == nil || p.Param.Value != "@" || !p.Short && (p.Exp != nil || p.Length || p.Excl || p.Index != nil || p.Slice != nil || p.Repl != nil || len(p.Modifiers) > 0) {
+		return nil, false
+	}
+	ps := (*sc.params)[min(1, len(*sc.params)):]
+	w.expanded(len(joinArgs(ps)))
+	out := make([]arg, len(ps))
+	for i, a := range ps {
+		out[i] = arg{Word: a.Word}
+	}
+	return out, true
 }
 
 // soleSubst reports a word that is one substitution and nothing else
@@ -221,11 +247,19 @@ func (w *walker) knownParam(sc *scope, p *syntax.ParamExp, dq bool) (string, boo
 			return "", true // unset: expands to nothing
 		}
 		a := (*sc.params)[n]
-		// Unquoted, a value with blanks or globs would be split or expanded.
-		if !a.Static || !dq && strings.ContainsAny(a.Value, " \t\n*?[") {
+		// Unquoted in argv, the caller splits it (see writeSplit).
+		return a.Value, a.Static
+	}
+	if sc.params != nil && (p.Param.Value == "@" || p.Param.Value == "*" || p.Param.Value == "#") {
+		ps := (*sc.params)[min(1, len(*sc.params)):]
+		if p.Param.Value == "#" {
+			return itoa(len(ps)), true
+		}
+		if !allStatic(ps) {
 			return "", false
 		}
-		return a.Value, true
+		w.expanded(len(joinArgs(ps)))
+		return joinArgs(ps), true // "$*", or $@ / $* to be split
 	}
 	switch p.Param.Value {
 	case "HOME":
