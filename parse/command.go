@@ -740,6 +740,13 @@ func (w *walker) xargs(c *cmd) bool {
 	if c.stdin != nil {
 		srcs = c.stdin.srcs
 	}
+	if in := xargsInput(c.argv[1:1+i], c.stdin); in != nil && repl == "" {
+		// xargs rm -rf <<< /x, echo /x | xargs rm: the arguments are known.
+		c.wrap("xargs", append(slices.Clip(rest), in...))
+		c.stdin = nil
+		c.origin = Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: "xargs"}
+		return true
+	}
 	c.wrap("xargs", rest)
 	c.extra, c.extraSrcs = true, srcs
 	c.stdin = nil
@@ -919,4 +926,32 @@ func findArg(argv []arg, v string) arg {
 		}
 	}
 	return arg{Word: Word{Value: v}}
+}
+
+// xargsInput returns the words xargs reads from stdin when they are known:
+// static text without quotes or backslashes (xargs' own quoting), read
+// with the default blank separation (no -0, -d, -a, -E, -e, -I, -i), at
+// most 256 words; else nil.
+func xargsInput(opts []arg, in *input) []arg {
+	if in == nil || !in.static || in.file || strings.ContainsAny(in.text, `"'\\`) {
+		return nil
+	}
+	for _, o := range opts {
+		v := o.Value
+		if !o.Static || strings.HasPrefix(v, "--") && v != "--" && !strings.HasPrefix(v, "--max-") && !strings.HasPrefix(v, "--no-run-if-empty") && !strings.HasPrefix(v, "--verbose") {
+			return nil
+		}
+		if !strings.HasPrefix(v, "--") && strings.ContainsAny(v, "0daEeIi") {
+			return nil
+		}
+	}
+	words := strings.Fields(in.text)
+	if len(words) == 0 || len(words) > 256 {
+		return nil
+	}
+	out := make([]arg, len(words))
+	for k, wd := range words {
+		out[k] = arg{Word: Word{Value: wd, Static: true}} // xargs does not glob
+	}
+	return out
 }

@@ -122,6 +122,13 @@ var casesStaticVars = []tcase{
 	{src: `f() { git "$@"; }; f reset --hard`, want: []want{{argv: "git reset --hard", name: "git", kind: "function"}}},
 	{src: `set -- ls; f() { set -- rm; }; f; $1 -rf /`, want: []want{{argv: "ls -rf /", name: "ls"}}},
 	{src: `set -- "$x"; $1 -rf /`, want: []want{{argv: "$1 -rf /", name: ""}}},
+	// xargs reading known text: the arguments are known.
+	{src: "xargs rm -rf <<< /home/u/Documents", n: 1, want: []want{{argv: "rm -rf /home/u/Documents", name: "rm", wrap: "xargs", static: "SSS"}}},
+	{src: "echo / ~ | xargs rm -rf", want: []want{{argv: "rm -rf / /home/u", name: "rm", wrap: "xargs"}}},
+	{src: "printf '%s\\n' a b | xargs -n 1 rm", want: []want{{argv: "rm a b", name: "rm", wrap: "xargs"}}}, // -n 1: two runs, judged as one
+	{src: "echo 'a b' | xargs -0 rm", want: []want{{argv: "rm", name: "rm", extra: true}}},
+	{src: "echo a | xargs -I{} rm {}", want: []want{{argv: "rm {}", name: "rm", extra: true, static: "SD"}}},
+	{src: "echo \"a'b\" | xargs rm", want: []want{{argv: "rm", name: "rm", extra: true}}},
 	// A declaration without assignment runs as a command (export -p
 	// prints the environment); one with assignments is not an Exec.
 	{src: "export -p > f", n: 1, want: []want{{argv: "export -p", name: "export", redir: "> /work/repo/f"}}},
