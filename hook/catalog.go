@@ -9,7 +9,7 @@ import (
 
 // CatalogVersion names the shipped rule catalog. Bump it whenever a rule is
 // added, removed or changes meaning; CatalogHash changes with any edit.
-const CatalogVersion = "2026.11.1"
+const CatalogVersion = "2026.11.2"
 
 // Classes of rules.
 const (
@@ -97,6 +97,8 @@ const (
 	RuleRemoteCodePipe   = "REMOTE-CODE-EXEC"
 	RuleDecodeExec       = "DECODE-EXEC"
 	RuleEvalDynamic      = "EVAL-DYNAMIC"
+	RuleRemoteCodeFile   = "REMOTE-CODE-FILE"
+	RuleRmRemote         = "RM-REMOTE"
 	RuleSudo             = "PRIV-SUDO"
 	RuleSudoers          = "PRIV-SUDOERS"
 	RuleSetuid           = "PRIV-SETUID"
@@ -143,6 +145,7 @@ var catalog = []Rule{
 	{RuleRmHome, ClassDestroyFiles, SevCritical, Deny, "recursive or forced rm of the home directory or its dotfiles", "delete the specific project paths you mean, by name", true, nil},
 	{RuleRmOutside, ClassDestroyFiles, SevHigh, Deny, "recursive or forced rm of a path outside the project", "work inside the project or a temp dir; ask the operator to remove it", false, nil},
 	{RuleRmFileOutside, ClassDestroyFiles, SevMedium, Ask, "deleting a file outside the project", "leave files outside the project to the operator", false, nil},
+	{RuleRmRemote, ClassDestroyFiles, SevHigh, Ask, "deleting files on another machine or in a container (ssh, docker exec, kubectl exec)", "ask the operator; list what would go first", false, nil},
 	{RuleRmDynamic, ClassDestroyFiles, SevMedium, Ask, "recursive or forced rm of a path that is only known at run time", "spell the path out, or check the variable is set and inside the project", false, nil},
 	{RuleRmProjectRoot, ClassDestroyFiles, SevHigh, Ask, "recursive rm of the whole project directory", "delete the build outputs by name (build/, dist/, node_modules/)", false, nil},
 	{RuleFindDelete, ClassDestroyFiles, SevHigh, Deny, "find -delete/-exec rm starting outside the project, at / or in home", "run find inside the project, first without -delete", false, nil},
@@ -168,6 +171,7 @@ var catalog = []Rule{
 	{RuleRemoteCodePipe, ClassRemoteCode, SevCritical, Deny, "downloaded code is run directly (curl | sh, bash <(curl ...))", "download to a file, read it, then run it", true, nil},
 	{RuleDecodeExec, ClassRemoteCode, SevCritical, Deny, "decoded (obfuscated) text is run as code", "decode to a file and read it before running anything", true, nil},
 	{RuleEvalDynamic, ClassRemoteCode, SevMedium, Ask, "code that is only known at run time is executed (eval, sh -c of a variable)", "run the command directly, spelled out", false, nil},
+	{RuleRemoteCodeFile, ClassRemoteCode, SevCritical, Deny, "a file downloaded or decoded earlier in the same command is then run (curl -o x.sh URL && sh x.sh)", "download in one command, read the file, then run it in a separate command", true, nil},
 
 	// privilege and system
 	{RuleSudo, ClassPrivilege, SevMedium, Ask, "running a command as root (sudo, doas, su)", "ask the operator to run it, or avoid needing root", false, nil},
