@@ -67,6 +67,9 @@ type Redirect struct {
 type Assign struct {
 	Name  string `json:"name"`
 	Value Word   `json:"value"`
+	// elems are the elements of an indexed array assigned static values
+	// (a=(x y)), for "${a[@]}"; nil otherwise. Value is then the source.
+	elems *[]string
 }
 
 // Exec is one simple command that would run.

@@ -86,6 +86,88 @@ func (s *scope) lookup(name string) (string, bool) {
 	return "", false
 }
 
+// arrayElems evaluates the elements of an array value: the list when every
+// element is static and none has an index ([k]=v), else nil. Substitutions
+// in it are walked either way.
+func (w *walker) arrayElems(sc *scope, ar *syntax.ArrayExpr) *[]string {
+	for _, e := range ar.Elems {
+		if e.Index != nil || e.Value == nil {
+			w.findSubsts(sc, ar)
+			return nil
+		}
+	}
+	var out []string
+	known := true
+	for _, e := range ar.Elems {
+		for _, f := range w.fields(sc, e.Value) {
+			known = known && f.Static
+			out = append(out, f.Value)
+		}
+	}
+	if !known || len(out) > maxVars {
+		return nil
+	}
+	return &out
+}
+
+// lookupArray returns the elements of an array assigned in scope, when known.
+func (s *scope) lookupArray(name string) *[]string {
+	if volatile[name] {
+		return nil
+	}
+	for i := len(s.assigns) - 1; i >= 0; i-- {
+		if a := s.assigns[i]; a.Name == name {
+			return a.elems
+		}
+	}
+	return nil
+}
+
+// arrayParam resolves ${a[N]}, ${a[*]}, ${a[@]} (joined by spaces: split
+// by the caller when unquoted; "${a[@]}" alone is quotedAt's), ${#a[@]}
+// and $a (the first element) of a known array.
+func (w *walker) arrayParam(sc *scope, p *syntax.ParamExp, dq bool) (string, bool) {
+	if p.Param == nil || p.Excl || p.Width || p.Slice != nil || p.Repl != nil || p.Names != 0 ||
+		p.NestedParam != nil || len(p.Modifiers) > 0 || p.Exp != nil {
+		return "", false
+	}
+	elems := sc.lookupArray(p.Param.Value)
+	if elems == nil {
+		return "", false
+	}
+	idx := "0"
+	if p.Index != nil {
+		wd, ok := p.Index.(*syntax.Word)
+		if !ok {
+			return "", false
+		}
+		idx = wd.Lit()
+	}
+	switch {
+	case idx == "@" || idx == "*":
+		if p.Length {
+			return itoa(len(*elems)), true
+		}
+		if idx == "@" && dq {
+			return "", false // "x${a[@]}y" makes several words: not modelled
+		}
+		v := strings.Join(*elems, " ")
+		w.expanded(len(v))
+		return v, true
+	case p.Length:
+		return "", false
+	}
+	n, err := strconv.Atoi(idx)
+	if err != nil || n < 0 {
+		return "", false
+	}
+	if n >= len(*elems) {
+		return "", true
+	}
+	w.expanded(len((*elems)[n]))
+	return (*elems)[n], true
+}
+
 // dynamicWord is the value of a variable that cannot be known.
 func dynamicWord(name string) Word { return Word{Value: "$" + name} }
 
@@ -139,11 +221,11 @@ func mergeAssigns(lists [][]Assign) []Assign {
 	var out []Assign
 	for i := 0; i < m; i++ {
 		for _, l := range lists[1:] {
-			if l[i].Value != first[i].Value {
+			if l[i] != first[i] {
 				if out == nil {
 					out = slices.Clone(first[:m])
 				}
-				out[i].Value = dynamicWord(first[i].Name)
+				out[i] = Assign{Name: first[i].Name, Value: dynamicWord(first[i].Name)}
 				break
 			}
 		}
@@ -175,11 +257,11 @@ func mergeAssigns(lists [][]Assign) []Assign {
 
 // mergeByName merges lists whose variables are in different orders.
 func mergeByName(lists [][]Assign) []Assign {
-	maps := make([]map[string]Word, len(lists))
+	maps := make([]map[string]Assign, len(lists))
 	for i, l := range lists {
-		maps[i] = make(map[string]Word, len(l))
+		maps[i] = make(map[string]Assign, len(l))
 		for _, a := range l {
-			maps[i][a.Name] = a.Value
+			maps[i][a.Name] = a
 		}
 	}
 	var out []Assign
@@ -190,14 +272,14 @@ func mergeByName(lists [][]Assign) []Assign {
 				continue
 			}
 			seen[a.Name] = true
-			v := a.Value
+			v := a
 			for _, m := range maps {
-				if ov, ok := m[a.Name]; !ok || ov != v {
-					v = dynamicWord(a.Name)
+				if ov, ok := m[a.Name]; !ok || ov != a {
+					v = Assign{Name: a.Name, Value: dynamicWord(a.Name)}
 					break
 				}
 			}
-			out = append(out, Assign{Name: a.Name, Value: v})
+			out = append(out, v)
 		}
 	}
 	return out
@@ -373,7 +455,10 @@ func (w *walker) expanded(n int) {
 // varParam resolves a parameter expansion of a variable assigned in the
 // same source: $x, ${x}, ${#x}, ${x:-d} / ${x-d} / ${x:+a} / ${x+a} when
 // the outcome is the variable's own value or a static alternative.
-func (w *walker) varParam(sc *scope, p *syntax.ParamExp) (string, bool) {
+func (w *walker) varParam(sc *scope, p *syntax.ParamExp, dq bool) (string, bool) {
+	if v, ok := w.arrayParam(sc, p, dq); ok {
+		return v, true
+	}
 	if p.Param == nil || p.Excl || p.Width || p.Index != nil || p.Slice != nil ||
 		p.Repl != nil || p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
 		return "", false
@@ -588,6 +673,10 @@ func (w *walker) builtinVars(sc *scope, c *cmd, name string) {
 				sc.allDynamic()
 				return
 			}
+			if n, _, ok := strings.Cut(a.Value, "["); ok {
+				sc.setDynamic(n) // unset 'a[0]': an element
+				continue
+			}
 			sc.unset(a.Value)
 		}
 	}
@@ -682,6 +771,8 @@ func (w *walker) declared(sc *scope, a Assign, flags string, local bool) {
 		sc.locals[a.Name] = true
 	}
 	switch {
+	case strings.Contains(flags, "a") && a.elems != nil && !strings.ContainsAny(flags, "inAc"):
+		// declare -a a=(x y): an indexed array, known.
 	case strings.ContainsAny(flags, "inaAc"):
 		a.Value = dynamicWord(a.Name) // integer, nameref, array: not the text
 	case strings.Contains(flags, "l"):

@@ -347,14 +347,25 @@ func (w *walker) assign(sc *scope, as *syntax.Assign) Assign {
 			w.varSrcs[a.Name] = v.srcs
 		}
 	case as.Array != nil:
-		w.findSubsts(sc, as.Array)
 		a.Value = Word{Value: w.source(as.Array)}
+		a.elems = w.arrayElems(sc, as.Array)
 	default:
 		a.Value = Word{Static: true}
 	}
 	if as.Index != nil {
 		w.findSubsts(sc, as.Index)
 		a.Value.Static = false
+	}
+	if as.Append && as.Array != nil {
+		// a+=(x y): known when a was.
+		prev := sc.lookupArray(a.Name)
+		if prev == nil || a.elems == nil {
+			a.elems = nil
+		} else {
+			all := append(slices.Clip(*prev), *a.elems...)
+			a.elems = &all
+		}
+		return a
 	}
 	if as.Append {
 		// x+=v: known when x was.

@@ -122,7 +122,7 @@ func (w *walker) fields(sc *scope, wd *syntax.Word) []arg {
 // quotedAt expands a word that is exactly "$@" with known positional
 // parameters: one word per parameter, none when there are none.
 func (w *walker) quotedAt(sc *scope, wd *syntax.Word) ([]arg, bool) {
-	if sc.params == nil || len(wd.Parts) != 1 {
+	if len(wd.Parts) != 1 {
 		return nil, false
 	}
 	dq, ok := wd.Parts[0].(*syntax.DblQuoted)
@@ -130,7 +130,23 @@ func (w *walker) quotedAt(sc *scope, wd *syntax.Word) ([]arg, bool) {
 		return nil, false
 	}
 	p, ok := dq.Parts[0].(*syntax.ParamExp)
-	if !ok || p.Param == nil || p.Param.Value != "@" || !p.Short && (p.Exp != nil || p.Length || p.Excl || p.Index != nil || p.Slice != nil || p.Repl != nil || len(p.Modifiers) > 0) {
+	if !ok || p.Param == nil || p.Exp != nil || p.Length || p.Excl || p.Slice != nil || p.Repl != nil || len(p.Modifiers) > 0 || p.Names != 0 {
+		return nil, false
+	}
+	if p.Index != nil { // "${a[@]}": one word per element
+		wd, ok := p.Index.(*syntax.Word)
+		elems := sc.lookupArray(p.Param.Value)
+		if !ok || wd.Lit() != "@" || elems == nil {
+			return nil, false
+		}
+		out := make([]arg, len(*elems))
+		for i, v := range *elems {
+			w.expanded(len(v))
+			out[i] = arg{Word: Word{Value: v, Static: true}}
+		}
+		return out, true
+	}
+	if p.Param.Value != "@" || sc.params == nil {
 		return nil, false
 	}
 	ps := (*sc.params)[min(1, len(*sc.params)):]
@@ -235,7 +251,7 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 // modifiers) when known: the latter inside bash -c '...' _ ARGS and
 // functions called with static arguments.
 func (w *walker) knownParam(sc *scope, p *syntax.ParamExp, dq bool) (string, bool) {
-	if v, ok := w.varParam(sc, p); ok {
+	if v, ok := w.varParam(sc, p, dq); ok {
 		return v, true
 	}
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil ||
