@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -60,7 +59,7 @@ type fileRule struct {
 	Alternative string `toml:"alternative"`
 }
 
-var customID = regexp.MustCompile(`^[A-Z][A-Z0-9-]{1,63}$`)
+var customID = lazyRegexp(`^[A-Z][A-Z0-9-]{1,63}$`)
 
 // LoadConfig reads userDir/config.toml (the operator's, may loosen within
 // limits) and projectDir/.sentinel.toml (may only make things stricter).
@@ -180,7 +179,7 @@ func (c *Config) apply(name, text string, user bool) error {
 }
 
 func (fr fileRule) rule() (Rule, error) {
-	if !customID.MatchString(fr.ID) {
+	if !customID().MatchString(fr.ID) {
 		return Rule{}, fmt.Errorf("id %q must be upper case letters, digits and dashes", fr.ID)
 	}
 	v, ok := ParseVerdict(fr.Decision)

@@ -3,6 +3,7 @@ package hook
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sentinel-guard/sentinel/parse"
 )
@@ -238,7 +239,9 @@ func (j *judge) kubectl(args []string, detail string) {
 	}
 }
 
-var cloudDeleteVerb = regexp.MustCompile(`^(delete|terminate|destroy|deregister|purge|remove|rb|rm)([-:_].*)?$`)
+// The expressions are compiled on first use (lazyRegexp): compiling them
+// at package init cost every hook process, most of which never run them.
+var cloudDeleteVerb = lazyRegexp(`^(delete|terminate|destroy|deregister|purge|remove|rb|rm)([-:_].*)?$`)
 
 func (j *judge) cloud(name string, args []string, detail string) {
 	if dryRun(args) {
@@ -283,7 +286,7 @@ func (j *judge) cloud(name string, args []string, detail string) {
 	}
 	// gcloud compute instances delete NAME, az vm delete, doctl compute droplet delete ...
 	for _, v := range p {
-		if cloudDeleteVerb.MatchString(v) && (v != "rm" || name == "gsutil" || name == "vercel") && (v != "remove" || name == "vercel") {
+		if cloudDeleteVerb().MatchString(v) && (v != "rm" || name == "gsutil" || name == "vercel") && (v != "remove" || name == "vercel") {
 			j.add(RuleCloudDelete, detail)
 			return
 		}
@@ -291,20 +294,20 @@ func (j *judge) cloud(name string, args []string, detail string) {
 }
 
 var (
-	sqlDrop     = regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|view|index|user|role|owned|collection|keyspace|materialized)|truncate(\s+table)?\s+[\w."` + "`" + `\[]|dropdatabase\s*\(|\.drop\s*\(\s*\)|flushall|flushdb)`)
-	sqlDelete   = regexp.MustCompile(`(?i)\bdelete\s+from\b`)
-	sqlUpdate   = regexp.MustCompile(`(?i)\bupdate\s+[\w."` + "`" + `\[\]]+\s+set\b`)
-	sqlWhere    = regexp.MustCompile(`(?i)\bwhere\b`)
-	mongoDelAll = regexp.MustCompile(`(?i)\b(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)`)
+	sqlDrop     = lazyRegexp(`(?i)\b(drop\s+(table|database|schema|view|index|user|role|owned|collection|keyspace|materialized)|truncate(\s+table)?\s+[\w."` + "`" + `\[]|dropdatabase\s*\(|\.drop\s*\(\s*\)|flushall|flushdb)`)
+	sqlDelete   = lazyRegexp(`(?i)\bdelete\s+from\b`)
+	sqlUpdate   = lazyRegexp(`(?i)\bupdate\s+[\w."` + "`" + `\[\]]+\s+set\b`)
+	sqlWhere    = lazyRegexp(`(?i)\bwhere\b`)
+	mongoDelAll = lazyRegexp(`(?i)\b(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)`)
 )
 
 // destructiveSQL reports DROP/TRUNCATE and DELETE/UPDATE without WHERE.
 func destructiveSQL(s string) bool {
-	if sqlDrop.MatchString(s) || mongoDelAll.MatchString(s) {
+	if sqlDrop().MatchString(s) || mongoDelAll().MatchString(s) {
 		return true
 	}
 	for _, stmt := range strings.Split(s, ";") {
-		if (sqlDelete.MatchString(stmt) || sqlUpdate.MatchString(stmt)) && !sqlWhere.MatchString(stmt) {
+		if (sqlDelete().MatchString(stmt) || sqlUpdate().MatchString(stmt)) && !sqlWhere().MatchString(stmt) {
 			return true
 		}
 	}
@@ -408,4 +411,9 @@ func allTokens(toks, want []string) bool {
 		}
 	}
 	return true
+}
+
+// lazyRegexp compiles expr once, on first call of the returned func.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
