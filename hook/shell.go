@@ -42,6 +42,9 @@ var privWrappers = map[string]bool{"sudo": true, "doas": true, "pkexec": true, "
 func (j *judge) exec(all []parse.Exec, i int) {
 	e := &all[i]
 	detail := describe(e)
+	if i == len(all)-1 {
+		j.launder(all) // across executions: a fetched file run later
+	}
 	if e.Dynamic && !j.coveredByRunsCode(all, e) {
 		j.add(RuleDynamicCommand, detail)
 	}
@@ -305,6 +308,10 @@ func (j *judge) rmTarget(e *parse.Exec, w parse.Word, recursive, strong bool, de
 			tampered = true
 		}
 	}
+	if remoteDelete(e) {
+		j.rmRemote(p, strong, tampered, detail)
+		return
+	}
 	switch j.locate(p) {
 	case locSystem:
 		if strong {
@@ -462,11 +469,15 @@ func (j *judge) find(e *parse.Exec, args []string, detail string) {
 			j.add(RuleRmDynamic, detail)
 			continue
 		}
+		j.writeAbs(p, kindDelete, detail)
+		if remoteDelete(e) {
+			j.findRemote(p, detail)
+			continue
+		}
 		switch j.locate(p) {
 		case locSystem, locHome, locHomeDot, locOutside:
 			j.add(RuleFindDelete, detail)
 		}
-		j.writeAbs(p, kindDelete, detail)
 	}
 }
 

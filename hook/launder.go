@@ -1,0 +1,497 @@
+package hook
+
+import (
+	"path"
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/parse"
+)
+
+// Laundering: code fetched or decoded into a file and run by a later
+// execution of the same command (curl -o i.sh URL && sh i.sh). Each step
+// alone is ordinary; together they are curl | sh with a file in between.
+
+// launderDecoder reports a decoder in decode mode: its output is code that
+// was hidden in the input.
+func launderDecoder(e *parse.Exec, args []string) bool {
+	switch e.Name {
+	case "base64", "base32", "basenc":
+		return containsAny(args, "-d", "--decode", "-D") || hasShortFlag(args, 'd')
+	case "xxd":
+		return hasShortFlag(args, 'r') || contains(args, "-revert")
+	case "openssl":
+		return contains(args, "-d") || contains(args, "-decrypt")
+	case "uudecode":
+		return true
+	case "gpg", "gpg2":
+		return contains(args, "-d") || contains(args, "--decrypt")
+	}
+	return false
+}
+
+// hasShortFlag matches c inside a cluster of short options (-rp, -di).
+func hasShortFlag(args []string, c byte) bool {
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], c) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// urlBase is the file name curl -O / wget save a URL under ("" when none).
+func urlBase(u string) string {
+	if !strings.Contains(u, "://") {
+		return ""
+	}
+	if k := strings.IndexAny(u, "?#"); k >= 0 {
+		u = u[:k]
+	}
+	_, rest, _ := strings.Cut(u, "://")
+	k := strings.IndexByte(rest, '/')
+	if k < 0 {
+		return ""
+	}
+	b := path.Base(rest[k:])
+	if b == "/" || b == "." {
+		return ""
+	}
+	return b
+}
+
+// downloadTargets are the files a downloader writes by its options (not by
+// redirects): curl -o/-O, wget -O or the URL's base name, aria2c -o, ...
+func downloadTargets(e *parse.Exec, args []string) []string {
+	var out []string
+	var urls []string
+	for _, a := range args {
+		if strings.Contains(a, "://") {
+			urls = append(urls, a)
+		}
+	}
+	join := func(dir, f string) string {
+		if dir == "" || strings.HasPrefix(f, "/") {
+			return f
+		}
+		return strings.TrimSuffix(dir, "/") + "/" + f
+	}
+	switch e.Name {
+	case "curl":
+		o := parseOpts(args, "odHuXAebcFTxwmrCEKYyzUPQt", "output", "output-dir", "data", "header", "user",
+			"request", "user-agent", "referer", "cookie", "cookie-jar", "form", "upload-file", "proxy",
+			"write-out", "max-time", "range", "config", "url")
+		dir := o.long["output-dir"]
+		if v := o.values["o"]; v != "" && v != "-" {
+			out = append(out, join(dir, v))
+		}
+		if v := o.long["output"]; v != "" && v != "-" {
+			out = append(out, join(dir, v))
+		}
+		if o.short['O'] || o.has(0, "remote-name", "remote-name-all") {
+			for _, u := range urls {
+				if b := urlBase(u); b != "" {
+					out = append(out, join(dir, b))
+				}
+			}
+		}
+	case "wget":
+		o := parseOpts(args, "OPoaeiUtTwYQ", "output-document", "directory-prefix", "output-file",
+			"append-output", "execute", "input-file", "user-agent", "tries", "timeout", "wait", "header", "user", "password")
+		dir := o.values["P"]
+		if v := o.long["directory-prefix"]; v != "" {
+			dir = v
+		}
+		doc := o.values["O"]
+		if v := o.long["output-document"]; v != "" {
+			doc = v
+		}
+		switch {
+		case doc == "-":
+		case doc != "":
+			out = append(out, doc)
+		default:
+			for _, u := range urls {
+				if b := urlBase(u); b != "" {
+					out = append(out, join(dir, b))
+				}
+			}
+		}
+	case "aria2c", "fetch":
+		o := parseOpts(args, "odi", "out", "dir", "output", "input-file")
+		dir := o.values["d"]
+		if v := o.long["dir"]; v != "" {
+			dir = v
+		}
+		if e.Name == "fetch" {
+			dir = ""
+		}
+		f := o.values["o"]
+		for _, k := range []string{"out", "output"} {
+			if v := o.long[k]; v != "" {
+				f = v
+			}
+		}
+		switch {
+		case f == "-":
+		case f != "":
+			out = append(out, join(dir, f))
+		default:
+			for _, u := range urls {
+				if b := urlBase(u); b != "" {
+					out = append(out, join(dir, b))
+				}
+			}
+		}
+	case "http", "https", "xh", "xhs":
+		o := parseOpts(args, "o", "output")
+		for _, v := range []string{o.values["o"], o.long["output"]} {
+			if v != "" && v != "-" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// writeTargets are the files an execution writes with its output: output
+// redirects, tee operands, dd of=.
+func writeTargets(e *parse.Exec, args []string) []string {
+	var out []string
+	for _, r := range e.Redirects {
+		switch r.Op {
+		case ">", ">>", ">|", "&>", "&>>":
+			if r.Fd <= 1 && r.Target.Static {
+				out = append(out, r.Target.Value)
+			}
+		}
+	}
+	switch e.Name {
+	case "tee", "sponge":
+		out = append(out, parseOpts(args, "").pos...)
+	case "dd":
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, "of="); ok {
+				out = append(out, v)
+			}
+		}
+	case "uudecode", "gpg", "gpg2", "openssl", "xxd":
+		// uudecode -o F, gpg -o F / --output F, openssl -out F; xxd -r IN OUT
+		o := parseOpts(args, "o", "output")
+		for _, v := range []string{o.values["o"], o.long["output"]} {
+			if v != "" && v != "-" {
+				out = append(out, v)
+			}
+		}
+		for k, a := range args {
+			if a == "-out" && k+1 < len(args) {
+				out = append(out, args[k+1])
+			}
+		}
+		if e.Name == "xxd" {
+			if p := parseOpts(args, "cglos").pos; len(p) == 2 {
+				out = append(out, p[1])
+			}
+		}
+	}
+	return out
+}
+
+// isFetchOrDecode reports an execution whose output is fetched or decoded
+// code.
+func isFetchOrDecode(e *parse.Exec, args []string) bool {
+	return downloaders[e.Name] || launderDecoder(e, args)
+}
+
+// taints is the set of files written so far by downloaders and decoders.
+type taints struct {
+	abs map[string]string // resolved path -> writer
+	rel map[string]string // path as written, where the directory is unknown (or remote)
+	fed map[int]int       // pipeline -> first fetching/decoding stage
+}
+
+func (ts *taints) add(j *judge, e *parse.Exec, p string) {
+	if p == "" {
+		return
+	}
+	if a, ok := j.resolve(p, e.Dir); ok && !e.Remote {
+		ts.abs[a] = describe(e)
+		return
+	}
+	ts.rel[remoteKey(e)+path.Clean(p)] = describe(e)
+}
+
+func remoteKey(e *parse.Exec) string {
+	if e.Remote {
+		return "remote:"
+	}
+	return ""
+}
+
+// at finds the writer of file p as named by execution e.
+func (ts *taints) at(j *judge, e *parse.Exec, p string) (string, bool) {
+	if p == "" {
+		return "", false
+	}
+	if a, ok := j.resolve(p, e.Dir); ok && !e.Remote {
+		if by, hit := ts.abs[a]; hit {
+			return by, true
+		}
+		return "", false
+	}
+	// the directory is unknown: compare as written
+	rel := path.Clean(p)
+	if by, hit := ts.rel[remoteKey(e)+rel]; hit {
+		return by, true
+	}
+	if e.Remote || strings.HasPrefix(rel, "/") {
+		return "", false
+	}
+	suffix := "/" + strings.TrimPrefix(rel, "./")
+	for a, by := range ts.abs {
+		if strings.HasSuffix(a, suffix) {
+			return by, true
+		}
+	}
+	return "", false
+}
+
+// record adds the files execution e writes, when it fetches or decodes or
+// copies a tainted file.
+func (ts *taints) record(j *judge, e *parse.Exec, args []string) {
+	src := isFetchOrDecode(e, args)
+	if src && e.Pipeline != 0 {
+		if s, ok := ts.fed[e.Pipeline]; !ok || e.Stage < s {
+			ts.fed[e.Pipeline] = e.Stage
+		}
+	}
+	if downloaders[e.Name] {
+		for _, p := range downloadTargets(e, args) {
+			ts.add(j, e, p)
+		}
+	}
+	// pipelines carrying fetched or decoded text: every later stage's
+	// output is that text (curl URL | tee x.sh, base64 -d | gunzip > x)
+	carried := false
+	if e.Pipeline != 0 {
+		if s, ok := ts.fed[e.Pipeline]; ok && s <= e.Stage {
+			carried = true
+		}
+	}
+	if src || carried {
+		for _, p := range writeTargets(e, args) {
+			ts.add(j, e, p)
+		}
+	}
+	switch e.Name {
+	case "cp", "mv", "install", "ln":
+		ts.copy(j, e, args)
+	}
+}
+
+// copy taints the destination of a copy of a tainted file.
+func (ts *taints) copy(j *judge, e *parse.Exec, args []string) {
+	o := parseOpts(args, "tSmog", "target-directory", "suffix", "mode", "owner", "group")
+	pos := o.pos
+	dest := firstNonEmpty(o.values["t"], o.long["target-directory"])
+	if dest == "" {
+		if len(pos) < 2 {
+			return
+		}
+		dest, pos = pos[len(pos)-1], pos[:len(pos)-1]
+	}
+	for _, src := range pos {
+		if _, hit := ts.at(j, e, src); hit {
+			// cp x /usr/local/bin/ keeps the name in the directory
+			ts.add(j, e, dest)
+			ts.add(j, e, strings.TrimSuffix(dest, "/")+"/"+path.Base(src))
+		}
+	}
+}
+
+// launderShell: these run their script operand (or stdin) as code.
+func launderShell(name string) bool {
+	if strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy") {
+		return true
+	}
+	return shellsAndInterpreters[name] || name == "tclsh" || name == "osascript"
+}
+
+// scriptOperand is the file a shell or interpreter runs; ok is false when
+// it runs inline code (-c, -e), a module (-m), stdin (-s, -) or nothing.
+func scriptOperand(name string, args []string) (string, bool) {
+	var valued, inline string
+	switch {
+	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
+		valued, inline = "WXQ", "cm"
+	case name == "node" || name == "deno" || name == "bun":
+		valued, inline = "r", "ep"
+	case name == "perl":
+		valued, inline = "IMmx", "eE"
+	case name == "ruby":
+		valued, inline = "Ir", "e"
+	case name == "php":
+		valued, inline = "cdz", "rBRE"
+	default: // shells
+		valued, inline = "oO", "cs"
+	}
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case a == "--":
+			if k+1 < len(args) {
+				return args[k+1], true
+			}
+			return "", false
+		case a == "run" && (name == "deno" || name == "bun"):
+		case name == "php" && a == "-f" && k+1 < len(args):
+			return args[k+1], true
+		case strings.HasPrefix(a, "--"):
+			switch a {
+			case "--eval", "--print", "--command":
+				return "", false
+			case "--require", "--import", "--loader", "--rcfile", "--init-file":
+				k++
+			}
+		case a == "-":
+			return "", false
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+			for c := 1; c < len(a); c++ {
+				if strings.IndexByte(inline, a[c]) >= 0 {
+					return "", false
+				}
+				if strings.IndexByte(valued, a[c]) >= 0 {
+					if c == len(a)-1 {
+						k++
+					}
+					break
+				}
+			}
+		default:
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// shellNoExec matches a shell run with -n (noexec): it reads, never runs.
+func shellNoExec(name string, args []string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh":
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") { // an operand, or -- and long options
+				break
+			}
+			if strings.IndexByte(a, 'n') > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// binDirs are on the usual PATH: a tainted file copied there runs by name.
+var binDirs = []string{"/usr/local/bin", "/usr/bin", "/bin", "/usr/local/sbin", "/usr/sbin", "/opt/homebrew/bin"}
+
+// launder judges the whole command once: an execution that runs a file
+// an earlier execution downloaded or decoded (or copied from one).
+func (j *judge) launder(all []parse.Exec) {
+	ts := &taints{abs: map[string]string{}, rel: map[string]string{}, fed: map[int]int{}}
+	for i := range all {
+		e := &all[i]
+		if len(e.Argv) == 0 || e.Dynamic {
+			continue
+		}
+		args := wordValues(e.Argv[1:])
+		if len(ts.abs)+len(ts.rel) > 0 {
+			if by, hit := j.runsTainted(all, e, args, ts); hit {
+				j.add(RuleRemoteCodeFile, by+" then "+describe(e))
+			}
+		}
+		ts.record(j, e, args)
+	}
+}
+
+// runsTainted reports whether e runs a tainted file, and its writer.
+func (j *judge) runsTainted(all []parse.Exec, e *parse.Exec, args []string, ts *taints) (string, bool) {
+	if !e.Argv[0].Static {
+		return "", false
+	}
+	name, argv0 := e.Name, e.Argv[0].Value
+	var cands []string // files this execution runs as code
+	switch {
+	case name == "source" || name == ".":
+		if len(args) > 0 {
+			cands = append(cands, args[0])
+		}
+	case name == "make" || name == "gmake":
+		// make runs the recipes of its makefile
+		o := parseOpts(args, "fCIjlWo", "file", "makefile", "directory")
+		if f := firstNonEmpty(o.values["f"], o.long["file"], o.long["makefile"]); f != "" {
+			cands = append(cands, f)
+		} else if o.values["C"] == "" && o.long["directory"] == "" {
+			cands = append(cands, "GNUmakefile", "makefile", "Makefile")
+		}
+	case launderShell(name) && shellNoExec(name, args):
+		// bash -n x.sh only checks the syntax
+	case launderShell(name):
+		if f, ok := scriptOperand(name, args); ok {
+			cands = append(cands, f)
+		} else {
+			for _, r := range e.Redirects {
+				if r.Op == "<" && r.Target.Static {
+					cands = append(cands, r.Target.Value) // sh < i.sh
+				}
+			}
+		}
+		if by, hit := j.stdinTainted(all, e, ts); hit {
+			return by, true // cat i.sh | sh
+		}
+	}
+	if strings.Contains(argv0, "/") {
+		cands = append(cands, argv0) // ./i.sh, /tmp/x
+	}
+	for _, c := range cands {
+		if by, hit := ts.at(j, e, c); hit {
+			return by, true
+		}
+	}
+	if !strings.Contains(argv0, "/") && !e.Remote {
+		for _, d := range binDirs {
+			if by, hit := ts.abs[d+"/"+argv0]; hit {
+				return by, true // installed onto PATH, run by name
+			}
+		}
+	}
+	return "", false
+}
+
+// stdinTainted reports a shell fed through a pipe by a stage that only
+// prints a tainted file (cat i.sh | sh).
+func (j *judge) stdinTainted(all []parse.Exec, e *parse.Exec, ts *taints) (string, bool) {
+	if e.Pipeline == 0 || e.Stage == 0 {
+		return "", false
+	}
+	for k := range all {
+		f := &all[k]
+		if f.Pipeline != e.Pipeline || f.Stage != e.Stage-1 {
+			continue
+		}
+		var files []string
+		switch f.Name {
+		case "cat", "head", "tail", "tac":
+			files = parseOpts(wordValues(f.Argv[1:]), "nc").pos
+		}
+		for _, r := range f.Redirects {
+			if r.Op == "<" && r.Target.Static {
+				files = append(files, r.Target.Value)
+			}
+		}
+		for _, p := range files {
+			if by, hit := ts.at(j, f, p); hit {
+				return by, true
+			}
+		}
+		return "", false
+	}
+	return "", false
+}

@@ -1,0 +1,88 @@
+package hook
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/parse"
+)
+
+// Deletions on another machine (ssh HOST 'rm ...', docker exec, kubectl
+// exec): the project is a local notion, so "outside the project" says
+// nothing there. What stays catastrophic anywhere is kept: /, system
+// directories and files, home directories and their dotfiles.
+
+// remoteDelete reports an execution judged with remote path rules. A
+// container started with docker/podman run may bind-mount host paths
+// (-v /:/host), so its paths keep the local rules.
+func remoteDelete(e *parse.Exec) bool {
+	return e.Remote && !strings.HasSuffix(e.Origin.Via, " run")
+}
+
+// homeLike matches a home directory on any machine: the user's, /root,
+// /home/NAME, /Users/NAME.
+func (j *judge) homeLike(p string) bool {
+	if p == j.home || p == "/root" || p == "/var/root" {
+		return true
+	}
+	d := filepath.Dir(p)
+	return d == "/home" || d == "/Users"
+}
+
+// locateRemote classifies an absolute path on another machine: locSystem,
+// locHome, locHomeDot, locInside (scratch space) or locOutside.
+func (j *judge) locateRemote(p string) location {
+	base, glob := globBase(p)
+	switch {
+	case systemDirs[base]:
+		return locSystem
+	case j.homeLike(base) || (glob && j.homeLike(filepath.Dir(base))):
+		return locHome
+	case j.homeLike(filepath.Dir(base)) && strings.HasPrefix(filepath.Base(base), "."):
+		return locHomeDot
+	}
+	for _, t := range tempRoots {
+		if strictlyUnder(base, t) {
+			return locInside
+		}
+	}
+	return locOutside
+}
+
+// rmRemote judges a static rm target p on another machine; tampered says
+// a deny was already found for it (protected path, credential store).
+func (j *judge) rmRemote(p string, strong, tampered bool, detail string) {
+	switch j.locateRemote(p) {
+	case locSystem:
+		if strong {
+			j.add(RuleRmSystem, detail)
+			return
+		}
+	case locHome, locHomeDot:
+		if strong {
+			j.add(RuleRmHome, detail)
+			return
+		}
+	case locInside:
+		return // scratch space there as here
+	case locOutside:
+		if j.isSystemFile(p) {
+			j.add(RuleRmSystem, detail) // rm -rf /usr/lib, rm /etc/passwd
+			return
+		}
+	}
+	if !tampered {
+		j.add(RuleRmRemote, detail)
+	}
+}
+
+// findRemote judges find -delete (or -exec rm) from root p on another
+// machine.
+func (j *judge) findRemote(p, detail string) {
+	switch j.locateRemote(p) {
+	case locSystem, locHome, locHomeDot:
+		j.add(RuleFindDelete, detail)
+	case locOutside:
+		j.add(RuleRmRemote, detail)
+	}
+}
