@@ -94,6 +94,11 @@ type judge struct {
 	secretVar   string // first secret-named variable expanded in an argument
 
 	data []parse.Data // data spans of the command (heredoc text fed to a program)
+
+	// git aliases defined earlier in the same command (git config
+	// alias.NAME VALUE), and how deep alias expansion has gone.
+	gitAliases map[string]string
+	aliasDepth int
 }
 
 func newJudge(c Call, env Env) *judge {

@@ -54,6 +54,9 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 			}
 		}
 	}
+	if j.gitAlias(e, sub, rest, cfg, detail) {
+		return
+	}
 	switch sub {
 	case "reset":
 		o := parseOpts(rest, "")
@@ -137,7 +140,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 			j.add(RuleGitReadTreeReset, detail)
 		}
 	case "config":
-		j.gitConfig(rest, detail)
+		j.gitConfig(e, rest, detail)
 	}
 	switch sub {
 	case "commit", "push", "merge", "am", "rebase", "cherry-pick", "revert", "pull":
@@ -173,12 +176,20 @@ func (j *judge) gitPush(rest []string, detail string) {
 	}
 }
 
-func (j *judge) gitConfig(rest []string, detail string) {
+func (j *judge) gitConfig(e *parse.Exec, rest []string, detail string) {
 	o := parseOpts(rest, "f", "file", "blob", "type", "default", "comment", "value")
 	if o.has('l', "list", "get", "get-all", "get-regexp", "get-urlmatch", "show-origin") {
 		return
 	}
 	pos := o.pos
+	// An alias is judged where it is defined as well as where it is used:
+	// a --global alias outlives this command, and a later "git nuke" in
+	// another call would not show what it runs.
+	if len(pos) > 2 && pos[0] == "set" {
+		j.judgeAliasDefinition(e, pos[1], pos[2], detail)
+	} else if len(pos) > 1 {
+		j.judgeAliasDefinition(e, pos[0], pos[1], detail)
+	}
 	if len(pos) > 0 && (pos[0] == "set" || pos[0] == "unset") {
 		// git 2.46+: git config set KEY VALUE / unset KEY
 		if len(pos) > 1 && isHooksPathKey(pos[1]) {
@@ -193,4 +204,71 @@ func (j *judge) gitConfig(rest []string, detail string) {
 	if len(pos) > 1 || o.has(0, "unset", "unset-all", "add", "replace-all") {
 		j.add(RuleGitHooksPath, detail)
 	}
+}
+
+// judgeAliasDefinition remembers an alias and judges what it would run.
+func (j *judge) judgeAliasDefinition(e *parse.Exec, key, value, detail string) {
+	if name := j.defineGitAlias(key, value); name != "" {
+		j.gitAlias(e, name, nil, nil, detail)
+	}
+}
+
+// maxAliasDepth bounds git alias expansion (an alias may name another).
+const maxAliasDepth = 4
+
+// defineGitAlias remembers "git config alias.NAME VALUE" so that a later
+// "git NAME" in the same command is judged as what it runs. Git's alias
+// names are case-insensitive. It returns the name, "" for other keys.
+func (j *judge) defineGitAlias(key, value string) string {
+	if len(key) <= 6 || !strings.EqualFold(key[:6], "alias.") {
+		return ""
+	}
+	name := strings.ToLower(key[6:])
+	if j.gitAliases == nil {
+		j.gitAliases = map[string]string{}
+	}
+	j.gitAliases[name] = value
+	return name
+}
+
+// gitAlias judges sub when it is a git alias known in this command (from
+// -c alias.NAME=VALUE or an earlier git config): "!cmd" aliases run a
+// shell command, the others expand to a git command line. It reports
+// whether sub was an alias.
+func (j *judge) gitAlias(e *parse.Exec, sub string, rest, cfg []string, detail string) bool {
+	// -c alias.NAME=VALUE applies to this invocation only; remembering it
+	// for the rest of the command is stricter, never looser.
+	for _, c := range cfg {
+		k, v, _ := strings.Cut(c, "=")
+		j.defineGitAlias(k, v)
+	}
+	value, ok := j.gitAliases[strings.ToLower(sub)]
+	if !ok || sub == "" {
+		return false
+	}
+	if j.aliasDepth >= maxAliasDepth {
+		// An alias chain this deep cannot be followed: judge it as code
+		// that is only known at run time.
+		j.add(RuleDynamicCommand, detail)
+		return true
+	}
+	j.aliasDepth++
+	defer func() { j.aliasDepth-- }()
+	if shell, isShell := strings.CutPrefix(value, "!"); isShell {
+		src := shell
+		if len(rest) > 0 {
+			src += " " + strings.Join(rest, " ")
+		}
+		res, err := parse.Parse(src, parse.Options{Cwd: e.Dir, Home: j.home})
+		if err != nil || res == nil {
+			j.add(RuleDynamicCommand, detail)
+			return true
+		}
+		for i := range res.Execs {
+			j.exec(res.Execs, i)
+		}
+		return true
+	}
+	j.git(e, append(strings.Fields(value), rest...), detail)
+	return true
 }
