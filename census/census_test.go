@@ -249,3 +249,25 @@ func TestEscRejection(t *testing.T) {
 		t.Errorf("user %d total %d calls %d, want 1 1 2", r.Stops.User.Total, r.Stops.Total, r.ToolCalls.Count)
 	}
 }
+
+// A file that cannot be opened is counted and skipped; the others count.
+func TestUnreadableFileIsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.jsonl")
+	line := `{"type":"assistant","timestamp":"2026-11-01T00:00:00Z","message":{"content":[{"type":"tool_use","id":"toolu_good","name":"Bash","input":{"command":"ls"}}]}}` + "\n"
+	if err := os.WriteFile(good, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{}
+	r := &Report{}
+	s := newScanner(&o, r)
+	if err := s.scanFiles([]string{filepath.Join(dir, "gone.jsonl"), good}); err != nil {
+		t.Fatalf("scanFiles: %v", err)
+	}
+	if r.Sources.UnreadableFiles != 1 {
+		t.Errorf("unreadable_files = %d, want 1", r.Sources.UnreadableFiles)
+	}
+	if len(s.calls) != 1 {
+		t.Errorf("calls seen = %d, want 1 (the readable file still counts)", len(s.calls))
+	}
+}

@@ -34,6 +34,7 @@ type Sources struct {
 	TranscriptFiles    int    `json:"transcript_files"`
 	SubagentFiles      int    `json:"subagent_files"`
 	Records            int64  `json:"records"`
+	UnreadableFiles    int64  `json:"unreadable_files"`
 	UnreadableLines    int64  `json:"unreadable_lines"`
 	OversizedLines     int64  `json:"oversized_lines"`
 	OutsideWindow      int64  `json:"records_outside_window"`

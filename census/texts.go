@@ -22,6 +22,7 @@ var definitions = map[string]string{
 	"stops.ci":                     "CI gate runs from the --ci file; they act after the push and are not in stops.total.",
 	"register.self_concordance":    defSelfConcordance,
 	"rates.*":                      "Stops per 100 tool calls: a lower bound, since the call count is an upper bound and some stops are not recognised.",
+	"sources.unreadable_files":     "Transcript files that could not be opened or read to the end; counted and skipped (what was read before a read error counts).",
 	"sources.unreadable_lines":     "Lines that are not JSON objects (corrupt or truncated) or longer than 16 MiB; skipped, never fatal.",
 	"sources.orphan_results":       "Error or denial results whose call was not seen; their text is not matched (toolDenialKind still counts).",
 	"sources.duplicate_tool_calls": "tool_use records whose id was already seen (copies in forked or resumed sessions).",

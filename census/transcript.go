@@ -205,7 +205,13 @@ func (s *scanner) scanFiles(files []string) error {
 		fs := <-results[i]
 		<-ahead
 		if fs.err != nil {
-			return fs.err
+			// A file that cannot be opened or read to the end is counted
+			// and skipped (what was read before a read error still counts):
+			// one bad file must not hide every other session.
+			s.r.Sources.UnreadableFiles++
+			if fs.events == nil {
+				continue
+			}
 		}
 		if err := s.apply(fs); err != nil {
 			return err
