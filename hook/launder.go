@@ -114,6 +114,13 @@ func downloadTargets(e *parse.Exec, args []string) []string {
 				if b := urlBase(u); b != "" {
 					out = append(out, join(dir, b))
 				}
+				// wget keeps the query in the name: i.sh?v=1
+				if k := strings.IndexByte(u, '?'); k >= 0 {
+					if b := urlBase(u[:k]); b != "" {
+						q, _, _ := strings.Cut(u[k:], "#")
+						out = append(out, join(dir, b+q))
+					}
+				}
 			}
 		}
 	case "aria2c", "fetch":
@@ -456,7 +463,11 @@ func (j *judge) runsTainted(all []parse.Exec, e *parse.Exec, args []string, ts *
 		}
 	}
 	if !strings.Contains(argv0, "/") && !e.Remote {
-		for _, d := range binDirs {
+		dirs := binDirs
+		if j.home != "" {
+			dirs = append(dirs[:len(dirs):len(dirs)], j.home+"/.local/bin", j.home+"/bin")
+		}
+		for _, d := range dirs {
 			if by, hit := ts.abs[d+"/"+argv0]; hit {
 				return by, true // installed onto PATH, run by name
 			}
