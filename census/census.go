@@ -132,7 +132,7 @@ func zeroCounts(keys ...string) map[string]int64 {
 // grade wins); and how many of the sentinel stops seen in transcripts have
 // a register entry with the same tool_use_id.
 func countRegister(o *Options, seen map[idKey]struct{}) (*RegisterCounts, int64, error) {
-	rc := &RegisterCounts{ByClass: map[string]map[string]int64{}}
+	rc := &RegisterCounts{ByClass: map[string]*ClassFlags{}}
 	flags := map[int64]bool{}    // seq of asks and denies in the window
 	grades := map[int64]string{} // latest grade per flag
 	stopIDs := map[idKey]bool{}  // tool_use ids the register answered ask or deny
@@ -171,16 +171,18 @@ func countRegister(o *Options, seen map[idKey]struct{}) (*RegisterCounts, int64,
 			return nil
 		}
 		flags[e.Seq] = true
-		if e.Attended {
-			att.Attended++
-		} else {
-			att.Unattended++
-		}
+		att.add(e.Attended)
 		for _, c := range ruleClasses(e.Rules, o.RuleClass) {
-			if rc.ByClass[c] == nil {
-				rc.ByClass[c] = map[string]int64{"ask": 0, "deny": 0}
+			cf := rc.ByClass[c]
+			if cf == nil {
+				cf = &ClassFlags{}
+				rc.ByClass[c] = cf
 			}
-			rc.ByClass[c][e.Decision]++
+			if e.Decision == "ask" {
+				cf.Ask.add(e.Attended)
+			} else {
+				cf.Deny.add(e.Attended)
+			}
 		}
 		return nil
 	})

@@ -113,7 +113,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		}
 		sort.Strings(classes)
 		for _, c := range classes {
-			p.Reg = append(p.Reg, kv{"ask, class " + c, rc.ByClass[c]["ask"]}, kv{"deny, class " + c, rc.ByClass[c]["deny"]})
+			cf := rc.ByClass[c]
+			p.Reg = append(p.Reg,
+				kv{"ask, class " + c + ", attended", cf.Ask.Attended}, kv{"ask, class " + c + ", unattended", cf.Ask.Unattended},
+				kv{"deny, class " + c + ", attended", cf.Deny.Attended}, kv{"deny, class " + c + ", unattended", cf.Deny.Unattended})
 		}
 	}
 	return pageTmpl.Execute(w, p)

@@ -64,7 +64,10 @@ func TestRegisterCounts(t *testing.T) {
 		rc.Ask != (Attendance{Attended: 2}) || rc.Deny != (Attendance{Attended: 2, Unattended: 2}) {
 		t.Errorf("register counts: %+v", rc)
 	}
-	wantClass := map[string]map[string]int64{hook.ClassDiscardWork: {"ask": 2, "deny": 3}, "unjudged": {"ask": 0, "deny": 1}}
+	wantClass := map[string]*ClassFlags{
+		hook.ClassDiscardWork: {Ask: Attendance{Attended: 2}, Deny: Attendance{Attended: 2, Unattended: 1}},
+		"unjudged":            {Deny: Attendance{Unattended: 1}},
+	}
 	if !reflect.DeepEqual(rc.ByClass, wantClass) {
 		t.Errorf("by class = %v, want %v", rc.ByClass, wantClass)
 	}

@@ -108,20 +108,35 @@ type NullCell struct {
 
 // RegisterCounts are read from the operator's register.
 type RegisterCounts struct {
-	Decisions       int64                       `json:"decisions"`
-	Allow           int64                       `json:"allow"`
-	Ask             Attendance                  `json:"ask"`
-	Deny            Attendance                  `json:"deny"`
-	Errors          int64                       `json:"errors"`
-	ByClass         map[string]map[string]int64 `json:"by_class"`
-	Grades          *Grades                     `json:"grades"`
-	SelfConcordance SelfConcordance             `json:"self_concordance"`
+	Decisions       int64                  `json:"decisions"`
+	Allow           int64                  `json:"allow"`
+	Ask             Attendance             `json:"ask"`
+	Deny            Attendance             `json:"deny"`
+	Errors          int64                  `json:"errors"`
+	ByClass         map[string]*ClassFlags `json:"by_class"`
+	Grades          *Grades                `json:"grades"`
+	SelfConcordance SelfConcordance        `json:"self_concordance"`
+}
+
+// ClassFlags are the asks and denies of one rule class, each split by
+// whether a human could answer.
+type ClassFlags struct {
+	Ask  Attendance `json:"ask"`
+	Deny Attendance `json:"deny"`
 }
 
 // Attendance splits decisions by whether a human could answer.
 type Attendance struct {
 	Attended   int64 `json:"attended"`
 	Unattended int64 `json:"unattended"`
+}
+
+func (a *Attendance) add(attended bool) {
+	if attended {
+		a.Attended++
+	} else {
+		a.Unattended++
+	}
 }
 
 // Grades are the operator's grades of flags (latest grade per flag wins).
