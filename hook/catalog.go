@@ -278,7 +278,8 @@ func CatalogHashFor(cfg *Config) string {
 // catalogBytes is the catalog's canonical serialisation, built once per
 // process (the hook records the hash on every call).
 var catalogBytes = sync.OnceValue(func() []byte {
-	b := []byte("sentinel-catalog\n" + CatalogVersion + "\n")
+	b := make([]byte, 0, 32<<10) // the catalog is about 14 KB: one allocation
+	b = append(b, "sentinel-catalog\n"+CatalogVersion+"\n"...)
 	for _, r := range catalog {
 		b = append(appendRuleJSON(b, r), '\n')
 	}
@@ -316,6 +317,14 @@ func appendRuleJSON(b []byte, r Rule) []byte {
 	return append(b, '}')
 }
 
+// jsonPlain marks the bytes appendJSONString copies as they are.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0xE2
+	}
+	return t
+}()
+
 // appendJSONString appends s as encoding/json writes it (HTML characters
 // escaped); control characters, invalid UTF-8 and U+2028/U+2029 (whose
 // UTF-8 starts with 0xE2) go through json.Marshal itself.
@@ -325,7 +334,7 @@ func appendJSONString(b []byte, s string) []byte {
 	last := 0 // s[last:i] is still to be copied
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0xE2 {
+		if jsonPlain[c] {
 			continue
 		}
 		b = append(b, s[last:i]...)

@@ -1,7 +1,6 @@
 package register
 
 import (
-	"crypto/rand"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -160,7 +159,7 @@ func seal(e *Entry, now func() time.Time) error {
 	e.Time = e.Time.UTC().Truncate(time.Microsecond)
 	if e.Salt == nil {
 		e.Salt = make([]byte, 32)
-		if _, err := rand.Read(e.Salt); err != nil {
+		if err := readRandom(e.Salt); err != nil {
 			return fmt.Errorf("register: drawing a salt: %w", err)
 		}
 	}

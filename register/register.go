@@ -62,11 +62,15 @@ func OpenWith(path string, o Options) (*Register, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, r.wrap(err)
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, r.wrap(err)
+	// Create the file 0600 before SQLite would create it 0644; an existing
+	// one (every call but the first) costs a stat, not an open and close.
+	if _, err := os.Stat(path); err != nil {
+		f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, r.wrap(err)
+		}
+		f.Close()
 	}
-	f.Close()
 	r.checkModes()
 
 	q := url.Values{}

@@ -377,6 +377,10 @@ func queue(dir string) func() {
 	if err != nil {
 		return func() {}
 	}
+	// The usual case, nobody queued: take it without a goroutine and timer.
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		return func() { f.Close() }
+	}
 	got := make(chan error, 1)
 	go func() { got <- syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }()
 	select {
