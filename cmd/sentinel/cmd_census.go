@@ -164,16 +164,7 @@ register or the CI file, write the output, or seal it.`,
 			if !doSeal {
 				return nil
 			}
-			if !cmd.Flags().Changed("rekor-url") {
-				cfg, _, err := loadSealConfig()
-				if err != nil {
-					return fail(exitUsage, "%v", err)
-				}
-				if cfg.Seal.RekorURL != "" {
-					rekorURL = cfg.Seal.RekorURL
-				}
-			}
-			return sealCensus(w, regPath, out, hexSum, rekorURL, keyFlag)
+			return sealCensus(cmd, w, regPath, out, hexSum, rekorURL, keyFlag)
 		},
 	}
 	f := cmd.Flags()
@@ -274,17 +265,13 @@ func printCensus(w io.Writer, r *census.Report, out, page, sum string) {
 
 // sealCensus seals the written file's sha256 with the operator key and
 // keeps the record beside the register's seals.
-func sealCensus(w io.Writer, regPath, out, sum, rekorURL, keyFlag string) error {
+func sealCensus(cmd *cobra.Command, w io.Writer, regPath, out, sum, rekorURL, keyFlag string) error {
 	if regPath == "" {
 		return fail(exitUsage, "--seal keeps the seal beside the register: it cannot be used with --no-register")
 	}
-	keyPath, err := sealKeyPath(keyFlag)
+	rekorURL, key, err := sealTarget(cmd, rekorURL, keyFlag)
 	if err != nil {
-		return fail(exitError, "%v", err)
-	}
-	key, err := seal.LoadKey(keyPath)
-	if err != nil {
-		return fail(exitError, "signing key: %v (create one with 'sentinel keygen')", err)
+		return err
 	}
 	reg, err := register.Open(regPath)
 	if err != nil {

@@ -68,20 +68,9 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
-			cfg, _, err := loadSealConfig()
+			rekorURL, key, err := sealTarget(cmd, rekorURL, keyFlag)
 			if err != nil {
-				return fail(exitUsage, "%v", err)
-			}
-			if !cmd.Flags().Changed("rekor-url") && cfg.Seal.RekorURL != "" {
-				rekorURL = cfg.Seal.RekorURL
-			}
-			keyPath, err := sealKeyPath(keyFlag)
-			if err != nil {
-				return fail(exitError, "%v", err)
-			}
-			key, err := seal.LoadKey(keyPath)
-			if err != nil {
-				return fail(exitError, "signing key: %v (create one with 'sentinel keygen')", err)
+				return err
 			}
 			r, err := protoOpenRegister(false)
 			if err != nil {

@@ -155,18 +155,9 @@ not seal (no key, no register, Rekor unreachable: the seal is pending).`,
 			if err != nil {
 				return fail(exitUsage, "%v", err)
 			}
-			if !cmd.Flags().Changed("rekor-url") && cfg.Seal.RekorURL != "" {
-				rekorURL = cfg.Seal.RekorURL
-			}
-			keyPath, err := sealKeyPath(keyFlag)
+			rekorURL, key, err := sealTarget(cmd, rekorURL, keyFlag)
 			if err != nil {
-				return fail(exitError, "%v", err)
-			}
-			key, err := seal.LoadKey(keyPath)
-			if errors.Is(err, fs.ErrNotExist) {
-				return fail(exitError, "no signing key at %s: run 'sentinel keygen' first", keyPath)
-			} else if err != nil {
-				return fail(exitError, "signing key: %v", err)
+				return err
 			}
 			regPath, err := paths.RegisterPath()
 			if err != nil {
