@@ -405,8 +405,8 @@ func (j *judge) launder(all []parse.Exec) {
 	ts := &taints{abs: map[string]string{}, rel: map[string]string{}, fed: map[int]int{}}
 	for i := range all {
 		e := &all[i]
-		if len(e.Argv) == 0 || e.Dynamic {
-			continue
+		if len(e.Argv) == 0 || e.Dynamic || e.HelpOnly {
+			continue // a --help lookup neither writes nor runs
 		}
 		args := wordValues(e.Argv[1:])
 		if len(ts.abs)+len(ts.rel) > 0 {
