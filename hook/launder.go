@@ -405,16 +405,19 @@ func (j *judge) launder(all []parse.Exec) {
 	ts := &taints{abs: map[string]string{}, rel: map[string]string{}, fed: map[int]int{}}
 	for i := range all {
 		e := &all[i]
-		if len(e.Argv) == 0 || e.Dynamic || e.HelpOnly {
-			continue // a --help lookup neither writes nor runs
+		if len(e.Argv) == 0 || e.Dynamic {
+			continue
 		}
 		args := wordValues(e.Argv[1:])
 		if len(ts.abs)+len(ts.rel) > 0 {
+			// a fetched program asked for --help still runs its own code
 			if by, hit := j.runsTainted(all, e, args, ts); hit {
 				j.add(RuleRemoteCodeFile, by+" then "+describe(e))
 			}
 		}
-		ts.record(j, e, args)
+		if !e.HelpOnly { // curl --help > x writes no download
+			ts.record(j, e, args)
+		}
 	}
 }
 

