@@ -214,6 +214,9 @@ type taints struct {
 	abs map[string]string // resolved path -> writer
 	rel map[string]string // path as written, where the directory is unknown (or remote)
 	fed map[int]int       // pipeline -> first fetching/decoding stage
+	// trees are directories a tainted archive was unpacked into
+	// (setup.tgz -> setup/, or tar -C DIR / unzip -d DIR): dir -> writer
+	trees map[string]string
 }
 
 func (ts *taints) add(j *judge, e *parse.Exec, p string) {
@@ -292,7 +295,87 @@ func (ts *taints) record(j *judge, e *parse.Exec, args []string) {
 	switch e.Name {
 	case "cp", "mv", "install", "ln":
 		ts.copy(j, e, args)
+	case "tar", "bsdtar", "unzip":
+		ts.unpack(j, e, args, carried || src)
 	}
+}
+
+// archiveExts are stripped to guess the top directory of an archive
+// (hello-2.12.tar.gz unpacks into hello-2.12/ by convention).
+var archiveExts = []string{".tar.gz", ".tar.xz", ".tar.bz2", ".tar.zst", ".tgz", ".tbz2", ".txz", ".tar", ".zip"}
+
+// unpack taints the directory a tainted archive is unpacked into: the
+// explicit target (tar -C, unzip -d) or, unpacking in place, the
+// conventional top directory named after the archive. The working
+// directory itself is never tainted as a whole: too broad.
+func (ts *taints) unpack(j *judge, e *parse.Exec, args []string, fromPipe bool) {
+	var archive, dest string
+	if e.Name == "unzip" {
+		o := parseOpts(args, "dxP")
+		dest = o.values["d"]
+		if len(o.pos) > 0 {
+			archive = o.pos[0]
+		}
+	} else {
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			args = append([]string{"-" + args[0]}, args[1:]...) // tar xzf a.tgz
+		}
+		o := parseOpts(args, "fCbT", "file", "directory", "exclude")
+		if !o.has('x', "extract", "get") {
+			return
+		}
+		archive = firstNonEmpty(o.values["f"], o.long["file"])
+		dest = firstNonEmpty(o.values["C"], o.long["directory"])
+	}
+	var by string
+	switch {
+	case archive != "" && archive != "-":
+		b, hit := ts.at(j, e, archive)
+		if !hit {
+			return
+		}
+		by = b
+	case fromPipe:
+		by = describe(e) // curl URL | tar xz -C DIR
+	default:
+		return
+	}
+	if dest == "" {
+		stem := path.Base(archive)
+		for _, x := range archiveExts {
+			if s, ok := strings.CutSuffix(stem, x); ok {
+				stem = s
+				break
+			}
+		}
+		if stem == path.Base(archive) || stem == "" || stem == "." || stem == ".." {
+			return
+		}
+		dest = path.Join(path.Dir(archive), stem)
+	}
+	d, ok := j.resolve(dest, e.Dir)
+	if !ok || e.Remote || d == e.Dir || d == j.project || d == j.cwd || d == j.home || systemDirs[d] {
+		return
+	}
+	ts.trees[d] = by
+}
+
+// inTree reports a file under a directory a tainted archive was unpacked
+// into.
+func (ts *taints) inTree(j *judge, e *parse.Exec, p string) (string, bool) {
+	if len(ts.trees) == 0 || e.Remote {
+		return "", false
+	}
+	a, ok := j.resolve(p, e.Dir)
+	if !ok {
+		return "", false
+	}
+	for d, by := range ts.trees {
+		if strictlyUnder(a, d) {
+			return by, true
+		}
+	}
+	return "", false
 }
 
 // copy taints the destination of a copy of a tainted file.
@@ -380,6 +463,34 @@ func scriptOperand(name string, args []string) (string, bool) {
 	return "", false
 }
 
+// installed are the files a package install runs code from: a local
+// package file (x.whl, x.tgz) or a directory's setup.py / package.json
+// (pip install ., npm install with no package).
+func installed(name string, args []string) []string {
+	k := 0
+	for k < len(args) && strings.HasPrefix(args[k], "-") {
+		k++
+	}
+	if k == len(args) || (args[k] != "install" && args[k] != "i" && args[k] != "add") {
+		return nil
+	}
+	o := parseOpts(args[k+1:], "rceit", "requirement", "constraint", "editable", "index-url",
+		"extra-index-url", "target", "prefix", "registry", "cache")
+	ops := o.pos
+	if v := firstNonEmpty(o.values["e"], o.long["editable"]); v != "" {
+		ops = append(ops, v)
+	}
+	var out []string
+	for _, p := range ops {
+		d := strings.TrimSuffix(p, "/")
+		out = append(out, p, d+"/setup.py", d+"/package.json")
+	}
+	if len(ops) == 0 && name != "pip" && name != "pip3" {
+		out = append(out, "package.json") // npm install runs its scripts
+	}
+	return out
+}
+
 // shellNoExec matches a shell run with -n (noexec): it reads, never runs.
 func shellNoExec(name string, args []string) bool {
 	switch name {
@@ -402,14 +513,14 @@ var binDirs = []string{"/usr/local/bin", "/usr/bin", "/bin", "/usr/local/sbin", 
 // launder judges the whole command once: an execution that runs a file
 // an earlier execution downloaded or decoded (or copied from one).
 func (j *judge) launder(all []parse.Exec) {
-	ts := &taints{abs: map[string]string{}, rel: map[string]string{}, fed: map[int]int{}}
+	ts := &taints{abs: map[string]string{}, rel: map[string]string{}, fed: map[int]int{}, trees: map[string]string{}}
 	for i := range all {
 		e := &all[i]
 		if len(e.Argv) == 0 || e.Dynamic {
 			continue
 		}
 		args := wordValues(e.Argv[1:])
-		if len(ts.abs)+len(ts.rel) > 0 {
+		if len(ts.abs)+len(ts.rel)+len(ts.trees) > 0 {
 			// a fetched program asked for --help still runs its own code
 			if by, hit := j.runsTainted(all, e, args, ts); hit {
 				j.add(RuleRemoteCodeFile, by+" then "+describe(e))
@@ -436,11 +547,22 @@ func (j *judge) runsTainted(all []parse.Exec, e *parse.Exec, args []string, ts *
 	case name == "make" || name == "gmake":
 		// make runs the recipes of its makefile
 		o := parseOpts(args, "fCIjlWo", "file", "makefile", "directory")
-		if f := firstNonEmpty(o.values["f"], o.long["file"], o.long["makefile"]); f != "" {
-			cands = append(cands, f)
-		} else if o.values["C"] == "" && o.long["directory"] == "" {
-			cands = append(cands, "GNUmakefile", "makefile", "Makefile")
+		dir := firstNonEmpty(o.values["C"], o.long["directory"])
+		if dir != "" {
+			dir = strings.TrimSuffix(dir, "/") + "/"
 		}
+		if f := firstNonEmpty(o.values["f"], o.long["file"], o.long["makefile"]); f != "" {
+			if !strings.HasPrefix(f, "/") {
+				f = dir + f
+			}
+			cands = append(cands, f)
+		} else {
+			cands = append(cands, dir+"GNUmakefile", dir+"makefile", dir+"Makefile")
+		}
+	case name == "pip" || name == "pip3" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" && len(args) > 0 && (args[0] == "install" || args[0] == "add"):
+		cands = append(cands, installed(name, args)...)
+	case launderShell(name) && len(args) > 2 && args[0] == "-m" && (args[1] == "pip" || args[1] == "pip3"):
+		cands = append(cands, installed("pip", args[2:])...) // python3 -m pip install .
 	case launderShell(name) && shellNoExec(name, args):
 		// bash -n x.sh only checks the syntax
 	case launderShell(name):
@@ -462,6 +584,9 @@ func (j *judge) runsTainted(all []parse.Exec, e *parse.Exec, args []string, ts *
 	}
 	for _, c := range cands {
 		if by, hit := ts.at(j, e, c); hit {
+			return by, true
+		}
+		if by, hit := ts.inTree(j, e, c); hit {
 			return by, true
 		}
 	}
