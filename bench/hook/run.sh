@@ -6,6 +6,9 @@
 #   bench/hook/run.sh            # N=500 calls, 1M preload
 #   N=200 BIG=100000 bench/hook/run.sh
 #
+# Row 0 times cgobaseline, which links the SQLite driver (cgo) and does
+# nothing: the part of the gap any cgo binary pays before the hook's work.
+#
 # Run it on a quiet machine; it uses one process at a time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,11 +16,13 @@ N=${N:-500}
 BIG=${BIG:-1000000}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-go build -o "$out/" ./cmd/sentinel-hook ./bench/hook/baseline ./bench/hook/driver
+go build -o "$out/" ./cmd/sentinel-hook ./bench/hook/baseline ./bench/hook/cgobaseline ./bench/hook/driver
 d="$out/driver -hook $out/sentinel-hook -payloads testdata/payloads"
 
 echo "== go version: $(go version)"
 echo "== cpus: $(nproc); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== 0. cgo floor: cgobaseline (links go-sqlite3, does nothing) in place of the hook"
+$out/driver -hook "$out/cgobaseline" -baseline "$out/baseline" -payloads testdata/payloads -n "$N"
 echo "== 1. PreToolUse vs baseline, fresh register"
 $d -baseline "$out/baseline" -n "$N"
 echo "== 2. PostToolUse vs baseline, fresh register"

@@ -15,15 +15,11 @@ package main
 
 import (
 	"os"
-	"runtime"
+
+	_ "github.com/sentinel-guard/sentinel/cmd/sentinel-hook/internal/oneproc" // GOMAXPROCS(1) before the other initialisers
 )
 
 func main() {
-	// One P: the hook is one goroutine of work. With a second, idle P, every
-	// cgo call or syscall longer than 20 µs (SQLite's open, the fsync) has
-	// sysmon hand the P off and keep polling every 20 µs; that polling cost
-	// about 0.3-0.5 ms of CPU per call (perf, bench/hook/run.sh).
-	runtime.GOMAXPROCS(1)
 	if len(os.Args) > 1 && os.Args[1] == "post" {
 		runPost(os.Stdin, os.Stderr)
 		os.Exit(0)

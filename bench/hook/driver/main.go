@@ -97,9 +97,9 @@ func main() {
 		path = "PostToolUse"
 	}
 	fmt.Printf("%s, %d calls, %d payloads, register preloaded with %d entries\n", path, *n, len(payloads), *preload)
-	fmt.Printf("  sentinel-hook  p50 %.3f ms  p99 %.3f ms  (cpu p50 %.3f ms)\n", res["hook_p50_ms"], res["hook_p99_ms"], res["hook_cpu_p50_ms"])
+	fmt.Printf("  %-14s p50 %.3f ms  p99 %.3f ms  (cpu p50 %.3f ms)\n", filepath.Base(*hookBin), res["hook_p50_ms"], res["hook_p99_ms"], res["hook_cpu_p50_ms"])
 	if *baseBin != "" {
-		fmt.Printf("  baseline       p50 %.3f ms  p99 %.3f ms  (cpu p50 %.3f ms)\n", res["baseline_p50_ms"], res["baseline_p99_ms"], res["baseline_cpu_p50_ms"])
+		fmt.Printf("  %-14s p50 %.3f ms  p99 %.3f ms  (cpu p50 %.3f ms)\n", filepath.Base(*baseBin), res["baseline_p50_ms"], res["baseline_p99_ms"], res["baseline_cpu_p50_ms"])
 		fmt.Printf("  difference p50 %.3f ms, ratio p50 %.2fx\n", res["p50_diff_ms"], res["p50_ratio"])
 	}
 }
