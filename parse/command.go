@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -559,7 +560,7 @@ func (w *walker) sudo(c *cmd, name string) bool {
 		c.dir = resolve(c.dir, d)
 	}
 	// sudo VAR=value CMD sets the variable for the command.
-	for i < len(c.argv)-1 && name == "sudo" && envName.MatchString(c.argv[i].Value) {
+	for i < len(c.argv)-1 && name == "sudo" && envName().MatchString(c.argv[i].Value) {
 		n, v, _ := strings.Cut(c.argv[i].Value, "=")
 		c.setAssign(Assign{Name: n, Value: Word{Value: v, Static: c.argv[i].Static}})
 		i++
@@ -567,7 +568,7 @@ func (w *walker) sudo(c *cmd, name string) bool {
 	return w.unwrapAt(c, name, i)
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
 func (w *walker) env(c *cmd) bool {
 	i, flags := scanOpts(c.argv[1:], optSpec{
@@ -596,7 +597,7 @@ func (w *walker) env(c *cmd) bool {
 			c.dir = resolve(c.dir, d)
 		}
 	}
-	for len(rest) > 0 && envName.MatchString(rest[0].Value) {
+	for len(rest) > 0 && envName().MatchString(rest[0].Value) {
 		n, v, _ := strings.Cut(rest[0].Value, "=")
 		c.setAssign(Assign{Name: n, Value: Word{Value: v, Static: rest[0].Static}})
 		rest = rest[1:]

@@ -3,6 +3,7 @@ package parse
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // interpreterLang maps an interpreter's name to the language scanned.
@@ -170,15 +171,15 @@ func pats(kind string, exprs ...string) []callPat {
 }
 
 var (
-	escapeRe = regexp.MustCompile(`\\.`)
-	nameRe   = regexp.MustCompile(`[A-Za-z_][A-Za-z_0-9]+`)
+	escapeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\.`) })
+	nameRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z_0-9]+`) })
 )
 
 // hintWords lists the names written in a pattern (escapes removed). Every
 // match contains one of them, since each pattern requires a group of
 // literal names; code with none of them cannot match and is not searched.
 func hintWords(expr string) []string {
-	return nameRe.FindAllString(escapeRe.ReplaceAllString(expr, " "), -1)
+	return nameRe().FindAllString(escapeRe().ReplaceAllString(expr, " "), -1)
 }
 
 func (p callPat) mayMatch(code string) bool {
@@ -191,48 +192,50 @@ func (p callPat) mayMatch(code string) bool {
 }
 
 // Per-language patterns. Perl and Ruby call without parentheses too.
-var langPats = map[string][]callPat{
-	"python": concat(
-		pats("shell", `\bos\.(?:system|popen)\s*\(`, `\bsubprocess\.(?:run|call|Popen|check_output|check_call|getoutput|getstatusoutput)\s*\(`,
-			`(?:^|[^.\w])(?:system|popen|check_output|check_call|getoutput|getstatusoutput|Popen)\s*\(`),
-		// import subprocess as sp; sp.run([...]): any .run/.call/... with a
-		// literal list as first argument.
-		pats("argv", `\.(?:run|call|Popen|check_output|check_call)\s*\(`),
-		pats("rm -r", `\b(?:shutil\.)?rmtree\s*\(`),
-		pats("rm", `\bos\.(?:remove|unlink)\s*\(`),
-		pats("rmdir", `\bos\.(?:rmdir|removedirs)\s*\(`),
-	),
-	"js": concat(
-		pats("shell", `\b(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)\s*\(`),
-		pats("rm?", `\b(?:fs\w*|promises)\.(?:rmSync|rm|rmdirSync|rmdir)\s*\(`, `\.(?:rmSync|rmdirSync)\s*\(`),
-		pats("rm", `\b(?:fs\w*|promises)\.(?:unlinkSync|unlink)\s*\(`, `\.unlinkSync\s*\(`),
-	),
-	"perl": concat(
-		pats("shell", `\b(?:system|exec)\b\s*\(?`),
-		pats("rm -r", `\b(?:rmtree|remove_tree)\b\s*\(?`),
-		pats("rm", `\bunlink\b\s*\(?`),
-		pats("rmdir", `\brmdir\b\s*\(?`),
-	),
-	"ruby": concat(
-		pats("shell", `\b(?:system|exec|spawn|IO\.popen|Open3\.\w+)\b\s*\(?`),
-		pats("rm -r", `\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry_secure|remove_entry|rmtree)\b\s*\(?`),
-		pats("rm", `\bFileUtils\.(?:rm_f|rm|remove|safe_unlink)\b\s*\(?`, `\bFile\.(?:delete|unlink)\b\s*\(?`),
-		pats("rmdir", `\bFileUtils\.rmdir\b\s*\(?`, `\bDir\.(?:rmdir|delete|unlink)\b\s*\(?`),
-	),
-	"php": concat(
-		pats("shell", `\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(`),
-		pats("rm", `\bunlink\s*\(`),
-		pats("rmdir", `\brmdir\s*\(`),
-	),
-	// awk programs are data, except what they hand to a shell.
-	"awk": pats("shell", `\bsystem\s*\(`),
-}
+var langPats = sync.OnceValue(func() map[string][]callPat {
+	return map[string][]callPat{
+		"python": concat(
+			pats("shell", `\bos\.(?:system|popen)\s*\(`, `\bsubprocess\.(?:run|call|Popen|check_output|check_call|getoutput|getstatusoutput)\s*\(`,
+				`(?:^|[^.\w])(?:system|popen|check_output|check_call|getoutput|getstatusoutput|Popen)\s*\(`),
+			// import subprocess as sp; sp.run([...]): any .run/.call/... with a
+			// literal list as first argument.
+			pats("argv", `\.(?:run|call|Popen|check_output|check_call)\s*\(`),
+			pats("rm -r", `\b(?:shutil\.)?rmtree\s*\(`),
+			pats("rm", `\bos\.(?:remove|unlink)\s*\(`),
+			pats("rmdir", `\bos\.(?:rmdir|removedirs)\s*\(`),
+		),
+		"js": concat(
+			pats("shell", `\b(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)\s*\(`),
+			pats("rm?", `\b(?:fs\w*|promises)\.(?:rmSync|rm|rmdirSync|rmdir)\s*\(`, `\.(?:rmSync|rmdirSync)\s*\(`),
+			pats("rm", `\b(?:fs\w*|promises)\.(?:unlinkSync|unlink)\s*\(`, `\.unlinkSync\s*\(`),
+		),
+		"perl": concat(
+			pats("shell", `\b(?:system|exec)\b\s*\(?`),
+			pats("rm -r", `\b(?:rmtree|remove_tree)\b\s*\(?`),
+			pats("rm", `\bunlink\b\s*\(?`),
+			pats("rmdir", `\brmdir\b\s*\(?`),
+		),
+		"ruby": concat(
+			pats("shell", `\b(?:system|exec|spawn|IO\.popen|Open3\.\w+)\b\s*\(?`),
+			pats("rm -r", `\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry_secure|remove_entry|rmtree)\b\s*\(?`),
+			pats("rm", `\bFileUtils\.(?:rm_f|rm|remove|safe_unlink)\b\s*\(?`, `\bFile\.(?:delete|unlink)\b\s*\(?`),
+			pats("rmdir", `\bFileUtils\.rmdir\b\s*\(?`, `\bDir\.(?:rmdir|delete|unlink)\b\s*\(?`),
+		),
+		"php": concat(
+			pats("shell", `\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(`),
+			pats("rm", `\bunlink\s*\(`),
+			pats("rmdir", `\brmdir\s*\(`),
+		),
+		// awk programs are data, except what they hand to a shell.
+		"awk": pats("shell", `\bsystem\s*\(`),
+	}
+})
 
 // pathlib: Path("x").unlink() / .rmdir() / .rmtree()
-var pathlibRe = regexp.MustCompile(`\bPath\s*\(\s*`)
+var pathlibRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bPath\s*\(\s*`) })
 
 // Backtick and %x{} / qx{} command strings.
-var qxRe = regexp.MustCompile(`(?:%x|\bqx)\s*([{(\[<|!/])`)
+var qxRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:%x|\bqx)\s*([{(\[<|!/])`) })
 
 func concat(ls ...[]callPat) []callPat {
 	var out []callPat
@@ -267,7 +270,7 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 		return false
 	}
 	seen := map[int]bool{} // call openings handled: patterns may overlap
-	for _, p := range langPats[lang] {
+	for _, p := range langPats()[lang] {
 		if !p.mayMatch(code) {
 			continue
 		}
@@ -281,7 +284,7 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 		}
 	}
 	if lang == "python" {
-		for _, m := range pathlibRe.FindAllStringIndex(code, -1) {
+		for _, m := range pathlibRe().FindAllStringIndex(code, -1) {
 			if inString(m[0]) {
 				continue
 			}
@@ -302,7 +305,7 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 				w.codeCall(c, "shell", []codeItem{{val: body, static: !interpolates(body, lang)}}, "", o)
 			}
 		}
-		for _, m := range qxRe.FindAllStringSubmatchIndex(code, -1) {
+		for _, m := range qxRe().FindAllStringSubmatchIndex(code, -1) {
 			if inString(m[0]) {
 				continue
 			}
@@ -414,12 +417,12 @@ func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o 
 	}
 }
 
-var interpRe = regexp.MustCompile(`#\{[^}]*\}|\$\{[^}]*\}|\{[^}]*\}|[$@][A-Za-z_]\w*`)
+var interpRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#\{[^}]*\}|\$\{[^}]*\}|\{[^}]*\}|[$@][A-Za-z_]\w*`) })
 
 // templateToShell turns a string template of python, JS, ruby or perl
 // into shell source where each interpolation is a parameter expansion.
 func templateToShell(s string) string {
-	return interpRe.ReplaceAllString(s, "$${_interp}")
+	return interpRe().ReplaceAllString(s, "$${_interp}")
 }
 
 // taint marks strings of code that was itself built by shell expansion:

@@ -250,7 +250,7 @@ func TestRemoteMarked(t *testing.T) {
 
 // The hint filter must never skip code a pattern matches.
 func TestPatternHints(t *testing.T) {
-	for lang, ps := range langPats {
+	for lang, ps := range langPats() {
 		for _, p := range ps {
 			if len(p.hints) == 0 {
 				t.Errorf("%s %s: no hint words", lang, p.re)
@@ -258,7 +258,7 @@ func TestPatternHints(t *testing.T) {
 		}
 	}
 	for _, tc := range casesInterpreters {
-		for _, ps := range langPats {
+		for _, ps := range langPats() {
 			for _, p := range ps {
 				if p.re.MatchString(tc.src) && !p.mayMatch(tc.src) {
 					t.Errorf("%s: hints %v skip a match of %s", tc.src, p.hints, p.re)
