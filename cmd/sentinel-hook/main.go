@@ -24,6 +24,12 @@ func main() {
 		runPost(os.Stdin, os.Stderr)
 		os.Exit(0)
 	}
+	if len(os.Args) > 1 && (os.Args[1] == "-h" || os.Args[1] == "--help") && stdinIsTerminal() {
+		// A person at a terminal asking for help. Claude Code never gives a
+		// hook a terminal, so this cannot turn a tool call into an allow.
+		os.Stdout.WriteString(usage)
+		os.Exit(0)
+	}
 	if len(os.Args) > 1 {
 		// An unknown argument is an installation mistake; judging the call
 		// anyway is safer than exiting with a usage error (which would allow).
@@ -31,4 +37,21 @@ func main() {
 	}
 	runPre(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	os.Exit(0)
+}
+
+const usage = `sentinel-hook: the PreToolUse (and PostToolUse) hook Claude Code runs on every tool call.
+
+  sentinel-hook         read one PreToolUse payload on stdin; print nothing (no objection)
+                        or one ask/deny JSON object; always exit 0
+  sentinel-hook post    read one PostToolUse payload; record that the call ran
+
+It is not meant to be run by hand: install it with 'sentinel install', check it
+with 'sentinel doctor', try commands with 'sentinel check -- CMD'.
+`
+
+// stdinIsTerminal reports whether stdin is a character device (a person
+// typing), never the case for a hook run by Claude Code.
+func stdinIsTerminal() bool {
+	fi, err := os.Stdin.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
