@@ -795,6 +795,10 @@ var hostFirst = map[string]string{"ssh": "bcDEeFIiJLlmOopQRSWw", "nc": "psiwqWX"
 // network records a network send (for the exfiltration combination) unless
 // every host it names is allowed.
 func (j *judge) network(e *parse.Exec, args []string, detail string) {
+	if uploads(e.Name, args) {
+		j.sendsTo(detail, "")
+		return
+	}
 	if !netCommands[e.Name] {
 		return
 	}
@@ -832,6 +836,53 @@ func (j *judge) network(e *parse.Exec, args []string, detail string) {
 		return
 	}
 	j.sendsTo(detail, "")
+}
+
+// uploads reports the CLIs that send local files to a service without a URL
+// on the command line (gh gist create FILE, aws s3 cp FILE s3://...): the
+// network half of the exfiltration combination, like curl -d @FILE.
+func uploads(name string, args []string) bool {
+	sub := func(words ...string) bool {
+		if len(args) < len(words) {
+			return false
+		}
+		for i, w := range words {
+			if args[i] != w {
+				return false
+			}
+		}
+		return true
+	}
+	hasPrefixArg := func(prefixes ...string) bool {
+		for _, a := range args {
+			for _, p := range prefixes {
+				if strings.HasPrefix(a, p) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch name {
+	case "gh":
+		return sub("gist", "create") || sub("gist", "edit") || sub("release", "upload") ||
+			sub("release", "create") || sub("secret", "set") || sub("api")
+	case "aws":
+		return (sub("s3", "cp") || sub("s3", "sync") || sub("s3", "mv")) && hasPrefixArg("s3://")
+	case "gsutil":
+		return hasPrefixArg("gs://")
+	case "gcloud":
+		return sub("storage") && hasPrefixArg("gs://")
+	case "s3cmd":
+		return sub("put") || sub("sync")
+	case "rclone":
+		return sub("copy") || sub("sync") || sub("move") || sub("copyto") || sub("rcat")
+	case "az":
+		return sub("storage", "blob", "upload") || sub("storage", "blob", "upload-batch")
+	case "azcopy", "croc", "magic-wormhole", "wormhole":
+		return true
+	}
+	return false
 }
 
 func looksLikeHost(a string) bool {
