@@ -126,12 +126,12 @@ var denialKinds = map[string]bool{
 	"interrupted": false, "cancelled": false,
 }
 
-// judge decides who, if anyone, stopped a call from its result.
+// attribute decides who, if anyone, stopped a call from its result.
 // denialKind is the record's toolDenialKind ("" in older files); text is the
 // tool_result content (or the toolUseResult string without "Error: "),
 // isError its is_error flag; textOK is false for results whose text must
 // never be matched (mcp__* tools, or results whose call was not seen).
-func judge(denialKind string, s snippet, isError, textOK bool) verdict {
+func attribute(denialKind string, s snippet, isError, textOK bool) verdict {
 	switch denialKind {
 	case "":
 		// Older file: the text alone decides.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 )
@@ -35,13 +35,13 @@ func testRegister(t *testing.T) *register.Register {
 	dec := func(kind, id, decision string, attended bool, d int, rules ...string) {
 		add(register.Entry{Kind: kind, ToolUseID: id, Decision: decision, Attended: attended, Time: day(d), Rules: rules, Input: []byte(`{"command":"x"}`)})
 	}
-	dec(register.KindDecision, "toolu_old14", "deny", true, 2, hook.RuleGitPushForce)   // 1
-	dec(register.KindDecision, "toolu_new03", "deny", false, 5, hook.RuleGitCleanForce) // 2
-	dec(register.KindDecision, "toolu_new01", "ask", true, 5, hook.RuleGitResetHard)    // 3 declined
-	dec(register.KindDecision, "toolu_reg_ran", "ask", true, 5, hook.RuleGitResetHard)  // 4 approved
-	dec(register.KindError, "toolu_reg_breach", "deny", false, 6)                       // 5 breached
-	dec(register.KindDecision, "toolu_reg_allow", "allow", true, 6)                     // 6
-	dec(register.KindDecision, "toolu_reg_old", "deny", true, 1, hook.RuleGitResetHard) // 7
+	dec(register.KindDecision, "toolu_old14", "deny", true, 2, judge.RuleGitPushForce)   // 1
+	dec(register.KindDecision, "toolu_new03", "deny", false, 5, judge.RuleGitCleanForce) // 2
+	dec(register.KindDecision, "toolu_new01", "ask", true, 5, judge.RuleGitResetHard)    // 3 declined
+	dec(register.KindDecision, "toolu_reg_ran", "ask", true, 5, judge.RuleGitResetHard)  // 4 approved
+	dec(register.KindError, "toolu_reg_breach", "deny", false, 6)                        // 5 breached
+	dec(register.KindDecision, "toolu_reg_allow", "allow", true, 6)                      // 6
+	dec(register.KindDecision, "toolu_reg_old", "deny", true, 1, judge.RuleGitResetHard) // 7
 	add(register.Entry{Kind: register.KindOutcome, ToolUseID: "toolu_reg_ran", Label: "ran", Time: day(5)})
 	add(register.Entry{Kind: register.KindOutcome, ToolUseID: "toolu_reg_breach", Label: "ran", Time: day(6)})
 	for _, g := range []struct {
@@ -55,7 +55,7 @@ func testRegister(t *testing.T) *register.Register {
 
 func TestRegisterCounts(t *testing.T) {
 	reg := testRegister(t)
-	r, _ := run(t, Options{TranscriptDirs: []string{formsDir}, Register: outcome.Entries(reg), RuleClass: hook.ClassOf})
+	r, _ := run(t, Options{TranscriptDirs: []string{formsDir}, Register: outcome.Entries(reg), RuleClass: judge.ClassOf})
 	rc := r.Register
 	if rc == nil || r.Sources.Register != "present" {
 		t.Fatal("register not read")
@@ -65,8 +65,8 @@ func TestRegisterCounts(t *testing.T) {
 		t.Errorf("register counts: %+v", rc)
 	}
 	wantClass := map[string]*ClassFlags{
-		hook.ClassDiscardWork: {Ask: Attendance{Attended: 2}, Deny: Attendance{Attended: 2, Unattended: 1}},
-		"unjudged":            {Deny: Attendance{Unattended: 1}},
+		judge.ClassDiscardWork: {Ask: Attendance{Attended: 2}, Deny: Attendance{Attended: 2, Unattended: 1}},
+		"unjudged":             {Deny: Attendance{Unattended: 1}},
 	}
 	if !reflect.DeepEqual(rc.ByClass, wantClass) {
 		t.Errorf("by class = %v, want %v", rc.ByClass, wantClass)
@@ -92,7 +92,7 @@ func TestRegisterCounts(t *testing.T) {
 	}
 
 	// The window keeps Nov 5 only: decisions 2, 3, 4.
-	r, _ = run(t, Options{TranscriptDirs: []string{formsDir}, Register: outcome.Entries(reg), RuleClass: hook.ClassOf,
+	r, _ = run(t, Options{TranscriptDirs: []string{formsDir}, Register: outcome.Entries(reg), RuleClass: judge.ClassOf,
 		Since: time.Date(2026, 11, 5, 0, 0, 0, 0, time.UTC), Until: time.Date(2026, 11, 6, 0, 0, 0, 0, time.UTC)})
 	rc = r.Register
 	if rc.Decisions != 3 || rc.Deny != (Attendance{Unattended: 1}) || *rc.Grades != (Grades{True: 1, False: 1, Unclear: 1}) {
@@ -119,7 +119,7 @@ func TestEmptyRegister(t *testing.T) {
 
 // The census recognises the hook's stops by the hook's own marker.
 func TestMarkerIsTheHooks(t *testing.T) {
-	if Marker != hook.Marker {
-		t.Fatalf("census.Marker %q != hook.Marker %q", Marker, hook.Marker)
+	if Marker != judge.Marker {
+		t.Fatalf("census.Marker %q != judge.Marker %q", Marker, judge.Marker)
 	}
 }

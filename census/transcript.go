@@ -448,7 +448,7 @@ func (s *scanner) toolResult(ev *event) {
 	if (ev.denialKind == "interrupted" || ev.denialKind == "cancelled") && ev.inWindow {
 		s.r.Sources.Aborts++
 	}
-	v := judge(ev.denialKind, snip, ev.isError, textOK)
+	v := attribute(ev.denialKind, snip, ev.isError, textOK)
 	if v.stopper == "" && ev.esc && textOK && ev.denialKind == "" {
 		// An Esc rejection: the harness's toolUseResult says so, whatever
 		// the content and is_error hold.

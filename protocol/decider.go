@@ -1,7 +1,7 @@
 package protocol
 
 import (
-	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/register"
 )
 
@@ -15,18 +15,18 @@ import (
 // same tool, input, cwd, permission mode and attendance: most of a real
 // register is git status and npm test) are decided once; the memo is
 // bounded so a register of unique inputs costs no more than plain calls.
-func HookDecider(cfg *hook.Config, env hook.Env) Decider {
+func HookDecider(cfg *judge.Config, env judge.Env) Decider {
 	memo := map[string]Redecision{}
 	return func(e register.Entry) (Redecision, error) {
 		key := memoKey(e)
 		if d, ok := memo[key]; ok {
 			return d, nil
 		}
-		call := hook.Call{SessionID: e.SessionID, Cwd: e.Cwd, PermissionMode: e.PermissionMode,
+		call := judge.Call{SessionID: e.SessionID, Cwd: e.Cwd, PermissionMode: e.PermissionMode,
 			HookEventName: "PreToolUse", ToolName: e.Tool, ToolInput: e.Input, ToolUseID: e.ToolUseID}
 		en := env
 		en.Config, en.ProjectDir, en.Unattended = cfg, e.Cwd, !e.Attended
-		d := hook.Decide(call, en)
+		d := judge.Decide(call, en)
 		rules := d.RuleIDs()
 		if rules == nil {
 			rules = []string{}

@@ -3,34 +3,34 @@ package protocol
 import (
 	"testing"
 
-	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/register"
 )
 
 // The real catalog, each entry in the mode it was recorded in; the memo
 // must not mix up calls that differ only in attendance or configuration.
 func TestHookDeciderModesAndMemo(t *testing.T) {
-	in, err := hook.Canonical("Bash", []byte(`{"command":"git reset --hard origin/main"}`))
+	in, err := judge.Canonical("Bash", []byte(`{"command":"git reset --hard origin/main"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := register.Entry{Kind: register.KindDecision, Tool: "Bash", Cwd: "/home/dev/proj", Input: in, PermissionMode: "default", Attended: true}
-	d := HookDecider(nil, hook.Env{Home: "/home/dev"})
+	d := HookDecider(nil, judge.Env{Home: "/home/dev"})
 	for i := 0; i < 2; i++ { // the second round comes from the memo
 		att, _ := d(e)
 		u := e
 		u.Attended, u.PermissionMode = false, "bypassPermissions"
 		unatt, _ := d(u)
-		if att.Decision != "ask" || unatt.Decision != "deny" || len(unatt.Rules) == 0 || unatt.Rules[0] != hook.RuleGitResetHard {
+		if att.Decision != "ask" || unatt.Decision != "deny" || len(unatt.Rules) == 0 || unatt.Rules[0] != judge.RuleGitResetHard {
 			t.Fatalf("round %d: attended %+v, unattended %+v", i, att, unatt)
 		}
 	}
-	cfg, err := hook.ParseConfig("candidate.toml", `disable = ["GIT-RESET-HARD"]`, true)
+	cfg, err := judge.ParseConfig("candidate.toml", `disable = ["GIT-RESET-HARD"]`, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.Attended, e.PermissionMode = false, "bypassPermissions"
-	if got, _ := HookDecider(cfg, hook.Env{Home: "/home/dev"})(e); got.Decision != "allow" {
+	if got, _ := HookDecider(cfg, judge.Env{Home: "/home/dev"})(e); got.Decision != "allow" {
 		t.Fatalf("with the reset rule off: %+v", got)
 	}
 }

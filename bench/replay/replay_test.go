@@ -16,7 +16,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
@@ -104,8 +104,8 @@ func build(b *testing.B) {
 			if c.unattended {
 				mode = "bypassPermissions"
 			}
-			d := hook.Decide(hook.Call{ToolName: "Bash", ToolInput: canon, Cwd: "/home/dev/proj", PermissionMode: mode},
-				hook.Env{Home: "/home/dev", ProjectDir: "/home/dev/proj", Unattended: c.unattended})
+			d := judge.Decide(judge.Call{ToolName: "Bash", ToolInput: canon, Cwd: "/home/dev/proj", PermissionMode: mode},
+				judge.Env{Home: "/home/dev", ProjectDir: "/home/dev/proj", Unattended: c.unattended})
 			t := template{cmd: c.cmd, vary: c.vary, input: canon, decision: d.Verdict.String(), rules: d.RuleIDs(), attended: !c.unattended, mode: mode}
 			if t.rules == nil {
 				t.rules = []string{}
@@ -135,7 +135,7 @@ func build(b *testing.B) {
 			}
 			*e = register.Entry{Kind: register.KindDecision, SessionID: "bench", ToolUseID: fmt.Sprintf("toolu_%09d", i),
 				Cwd: "/home/dev/proj", Tool: "Bash", Input: input, Decision: t.decision, Rules: t.rules,
-				Attended: t.attended, PermissionMode: t.mode, CatalogVersion: hook.CatalogVersion, CatalogHash: hook.CatalogHash()}
+				Attended: t.attended, PermissionMode: t.mode, CatalogVersion: judge.CatalogVersion, CatalogHash: judge.CatalogHash()}
 			return e
 		})
 		if buildErr != nil {
@@ -177,7 +177,7 @@ func canonical(cmd string, k int) ([]byte, error) {
 		cmd = fmt.Sprintf(cmd, k)
 	}
 	raw, _ := json.Marshal(map[string]string{"command": cmd})
-	return hook.Canonical("Bash", raw)
+	return judge.Canonical("Bash", raw)
 }
 
 func open(b *testing.B) *register.Register {
@@ -212,7 +212,7 @@ func BenchmarkReplay(b *testing.B) {
 	build(b)
 	r := open(b)
 	defer r.Close()
-	decide := protocol.HookDecider(nil, hook.Env{Home: "/home/dev"})
+	decide := protocol.HookDecider(nil, judge.Env{Home: "/home/dev"})
 	b.ResetTimer()
 	for b.Loop() {
 		rep, err := protocol.Replay(outcome.Entries(r), decide, mustKeep)

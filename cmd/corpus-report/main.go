@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/sentinel-guard/sentinel/hook"
-	"github.com/sentinel-guard/sentinel/hook/corpus"
+	"github.com/sentinel-guard/sentinel/judge"
+	"github.com/sentinel-guard/sentinel/judge/corpus"
 )
 
 func main() {
@@ -27,7 +27,7 @@ func main() {
 	}
 	rs := corpus.Run(cs)
 	s := corpus.Summarise(rs)
-	fmt.Printf("Corpus: %d cases (catalog %s, %s)\n\n", len(cs), hook.CatalogVersion, hook.CatalogHash()[:12])
+	fmt.Printf("Corpus: %d cases (catalog %s, %s)\n\n", len(cs), judge.CatalogVersion, judge.CatalogHash()[:12])
 	s.Markdown(os.Stdout)
 	if *verbose {
 		fmt.Println()

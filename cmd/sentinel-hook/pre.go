@@ -14,9 +14,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/sentinel-guard/sentinel/hook"
 	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/internal/version"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/register"
 )
 
@@ -27,7 +27,7 @@ const maxPayload = 8 << 20
 
 // errorRule is the rule id of a call that could not be judged or whose
 // decision could not be registered.
-const errorRule = hook.RuleUnjudged
+const errorRule = judge.RuleUnjudged
 
 // busyTimeout is how long an append waits for another writer before the
 // decision goes to the journal: well under the hook's timeout in Claude
@@ -51,8 +51,8 @@ type hookOutput struct {
 // result is one call's outcome as it moves from judging to recording to
 // answering.
 type result struct {
-	verdict    hook.Verdict
-	hit        hook.Hit // explains the verdict; zero for a plain allow
+	verdict    judge.Verdict
+	hit        judge.Hit // explains the verdict; zero for a plain allow
 	unattended bool
 	failures   []string // what went wrong; non-empty makes it an error entry
 	entry      register.Entry
@@ -70,11 +70,11 @@ func (r *result) fail(format string, args ...any) {
 
 // errorVerdict is the verdict of a call that cannot be judged or
 // registered: a human must look when one is there, else it is blocked.
-func errorVerdict(unattended bool) hook.Verdict {
+func errorVerdict(unattended bool) judge.Verdict {
 	if unattended {
-		return hook.Deny
+		return judge.Deny
 	}
-	return hook.Ask
+	return judge.Ask
 }
 
 // runPre handles one PreToolUse call. It never panics out and always
@@ -96,7 +96,7 @@ func runPre(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) strin
 			respond(stdout, r)
 		}
 	}()
-	judge(r, stdin, getenv)
+	judgeCall(r, stdin, getenv)
 	if r.postPayload != nil {
 		fmt.Fprintln(stderr, "sentinel-hook: a PostToolUse payload without the \"post\" argument; recorded as an outcome (run: sentinel install)")
 		answered = true
@@ -111,10 +111,10 @@ func runPre(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) strin
 	respond(stdout, r)
 }
 
-// judge reads the payload and decides; every problem is noted in
+// judgeCall reads the payload and decides; every problem is noted in
 // r.failures and makes the verdict at least the error verdict.
-func judge(r *result, stdin io.Reader, getenv func(string) string) {
-	var call hook.Call
+func judgeCall(r *result, stdin io.Reader, getenv func(string) string) {
+	var call judge.Call
 	data, err := readPayload(stdin)
 	if err == nil {
 		err = decodeCall(data, &call)
@@ -161,12 +161,12 @@ func judge(r *result, stdin io.Reader, getenv func(string) string) {
 }
 
 // decideCall runs the catalog over a well-formed call.
-func decideCall(r *result, call *hook.Call, getenv func(string) string) {
+func decideCall(r *result, call *judge.Call, getenv func(string) string) {
 	projectDir := getenv("CLAUDE_PROJECT_DIR")
 	if projectDir == "" {
 		projectDir = call.Cwd
 	}
-	env := hook.Env{
+	env := judge.Env{
 		Home:       paths.Home(),
 		ProjectDir: projectDir,
 		Unattended: r.unattended,
@@ -175,17 +175,17 @@ func decideCall(r *result, call *hook.Call, getenv func(string) string) {
 	configDir, err := paths.ConfigDir()
 	if err != nil {
 		r.fail("configuration: %v", err)
-	} else if cfg, err := hook.LoadConfig(configDir, projectDir); err != nil {
+	} else if cfg, err := judge.LoadConfig(configDir, projectDir); err != nil {
 		// Judge with the shipped defaults, but the broken configuration
 		// makes the call an error decision: a human should know.
 		r.fail("configuration: %v", err)
 	} else {
 		env.Config = cfg
 	}
-	r.entry.CatalogVersion = hook.CatalogVersion
-	r.entry.CatalogHash = hook.CatalogHashFor(env.Config)
+	r.entry.CatalogVersion = judge.CatalogVersion
+	r.entry.CatalogHash = judge.CatalogHashFor(env.Config)
 
-	d := hook.Decide(*call, env)
+	d := judge.Decide(*call, env)
 	r.verdict = d.Verdict
 	r.unattended = r.unattended || d.Unattended
 	r.entry.Rules = d.RuleIDs()
@@ -207,7 +207,7 @@ func decideCall(r *result, call *hook.Call, getenv func(string) string) {
 	if d.Error != "" {
 		r.fail("could not judge the call: %s", d.Error)
 	}
-	canon, err := hook.Canonical(call.ToolName, call.ToolInput)
+	canon, err := judge.Canonical(call.ToolName, call.ToolInput)
 	if err != nil {
 		r.fail("canonical input: %v", err)
 		return
@@ -232,7 +232,7 @@ func readPayload(stdin io.Reader) ([]byte, error) {
 
 // decodeCall decodes the payload; unknown fields are ignored, the fields the
 // decision needs must be there with the right types.
-func decodeCall(data []byte, call *hook.Call) error {
+func decodeCall(data []byte, call *judge.Call) error {
 	if err := json.Unmarshal(data, call); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
@@ -287,8 +287,8 @@ func protectedPaths() []string {
 }
 
 // errorHit explains an error decision.
-func errorHit(failures []string) hook.Hit {
-	return hook.Hit{
+func errorHit(failures []string) judge.Hit {
+	return judge.Hit{
 		RuleID:      errorRule,
 		Class:       "error",
 		Severity:    "high",
@@ -421,7 +421,7 @@ func journalAfterPanic(r *result, stderr io.Writer) {
 
 // respond writes the decision: nothing for allow, one JSON object otherwise.
 func respond(stdout io.Writer, r *result) {
-	if r.verdict == hook.Allow {
+	if r.verdict == judge.Allow {
 		return
 	}
 	out := output{hookOutput{
@@ -446,9 +446,9 @@ func claudeReason(r *result) string {
 	}
 	var s string
 	if r.seq > 0 {
-		s = hook.Reason(h, r.seq)
+		s = judge.Reason(h, r.seq)
 	} else {
-		s = hook.Reason(h, 0)
+		s = judge.Reason(h, 0)
 		tail := "Not in the register: it could not be written."
 		if r.journaled {
 			tail = "Register entry pending (kept in the fallback journal)."

@@ -16,9 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/census"
-	"github.com/sentinel-guard/sentinel/hook"
 	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/internal/version"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/seal"
@@ -76,7 +76,7 @@ register or the CI file, write the output, or seal it.`,
   sentinel census --seal --rekor-url http://127.0.0.1:3000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o := census.Options{Generator: "sentinel " + version.Version, RuleClass: hook.ClassOf, CI: ci}
+			o := census.Options{Generator: "sentinel " + version.Version, RuleClass: judge.ClassOf, CI: ci}
 			var err error
 			if o.Since, err = parseCensusTime("--since", since); err != nil {
 				return err

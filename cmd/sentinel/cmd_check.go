@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sentinel-guard/sentinel/hook"
 	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/judge"
 )
 
 // check exit codes: the decision itself.
@@ -41,21 +41,21 @@ func (f *judgeFlags) register(c *cobra.Command) {
 // judgeSetup builds the call and environment the way the hook does:
 // project dir from $CLAUDE_PROJECT_DIR or the cwd, operator configuration
 // from the config dir and the project's .sentinel.toml.
-func (f *judgeFlags) setup(args []string) (hook.Call, hook.Env, error) {
+func (f *judgeFlags) setup(args []string) (judge.Call, judge.Env, error) {
 	if len(args) == 0 {
-		return hook.Call{}, hook.Env{}, fail(exitUsage, "nothing to judge: give the command (or path, or tool_input JSON) after --")
+		return judge.Call{}, judge.Env{}, fail(exitUsage, "nothing to judge: give the command (or path, or tool_input JSON) after --")
 	}
 	cwd := f.cwd
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return hook.Call{}, hook.Env{}, fail(exitError, "cannot find the current directory: %v", err)
+			return judge.Call{}, judge.Env{}, fail(exitError, "cannot find the current directory: %v", err)
 		}
 		cwd = wd
 	}
 	cwd, err := filepath.Abs(cwd)
 	if err != nil {
-		return hook.Call{}, hook.Env{}, fail(exitUsage, "--cwd: %v", err)
+		return judge.Call{}, judge.Env{}, fail(exitUsage, "--cwd: %v", err)
 	}
 	project := os.Getenv("CLAUDE_PROJECT_DIR")
 	if project == "" {
@@ -63,23 +63,23 @@ func (f *judgeFlags) setup(args []string) (hook.Call, hook.Env, error) {
 	}
 	input, err := checkToolInput(f.tool, strings.Join(args, " "))
 	if err != nil {
-		return hook.Call{}, hook.Env{}, fail(exitUsage, "%v", err)
+		return judge.Call{}, judge.Env{}, fail(exitUsage, "%v", err)
 	}
-	env := hook.Env{Home: paths.Home(), ProjectDir: project,
+	env := judge.Env{Home: paths.Home(), ProjectDir: project,
 		Unattended: f.unattended || os.Getenv("SENTINEL_UNATTENDED") == "1"}
 	cfgDir, err := paths.ConfigDir()
 	if err != nil {
-		return hook.Call{}, hook.Env{}, fail(exitError, "%v", err)
+		return judge.Call{}, judge.Env{}, fail(exitError, "%v", err)
 	}
-	cfg, err := hook.LoadConfig(cfgDir, project)
+	cfg, err := judge.LoadConfig(cfgDir, project)
 	if err != nil {
-		return hook.Call{}, hook.Env{}, fail(exitError, "%v", err)
+		return judge.Call{}, judge.Env{}, fail(exitError, "%v", err)
 	}
 	env.Config = cfg
 	if exe, err := os.Executable(); err == nil {
 		env.Protected = append(env.Protected, exe, filepath.Join(filepath.Dir(exe), "sentinel-hook"))
 	}
-	call := hook.Call{ToolName: f.tool, ToolInput: input, Cwd: cwd, PermissionMode: f.mode,
+	call := judge.Call{ToolName: f.tool, ToolInput: input, Cwd: cwd, PermissionMode: f.mode,
 		HookEventName: "PreToolUse"}
 	return call, env, nil
 }
@@ -122,7 +122,7 @@ func checkToolInput(tool, arg string) (json.RawMessage, error) {
 
 // decisionOutput is check's JSON.
 type decisionOutput struct {
-	hook.Decision
+	judge.Decision
 	Reason         string `json:"reason,omitempty"`
 	CatalogVersion string `json:"catalog_version"`
 	CatalogHash    string `json:"catalog_hash"`
@@ -158,10 +158,10 @@ example a broken configuration file).`,
 			if err != nil {
 				return err
 			}
-			d := hook.Decide(call, env)
+			d := judge.Decide(call, env)
 			if f.json {
-				out := decisionOutput{Decision: d, CatalogVersion: hook.CatalogVersion, CatalogHash: env.Config.Hash()}
-				out.Reason = hook.DecisionReason(d, 0)
+				out := decisionOutput{Decision: d, CatalogVersion: judge.CatalogVersion, CatalogHash: env.Config.Hash()}
+				out.Reason = judge.DecisionReason(d, 0)
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false)
@@ -172,9 +172,9 @@ example a broken configuration file).`,
 				printDecision(cmd.OutOrStdout(), d)
 			}
 			switch d.Verdict {
-			case hook.Deny:
+			case judge.Deny:
 				return exitCode(checkExitDeny)
-			case hook.Ask:
+			case judge.Ask:
 				return exitCode(checkExitAsk)
 			}
 			return exitCode(checkExitAllow)
@@ -185,7 +185,7 @@ example a broken configuration file).`,
 }
 
 // printDecision writes the human form of a decision.
-func printDecision(w io.Writer, d hook.Decision) {
+func printDecision(w io.Writer, d judge.Decision) {
 	line := d.Decision
 	if d.Unattended {
 		line += " (unattended)"

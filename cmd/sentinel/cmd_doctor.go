@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sentinel-guard/sentinel/hook"
 	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 )
@@ -177,7 +177,7 @@ func checkConfig(rep *doctorReport, project string) {
 		rep.add("config", doctorFail, err.Error(), "set HOME or XDG_CONFIG_HOME")
 		return
 	}
-	cfg, err := hook.LoadConfig(dir, project)
+	cfg, err := judge.LoadConfig(dir, project)
 	if err != nil {
 		rep.add("config", doctorFail, err.Error()+": every call becomes an error decision (ask, or deny unattended)",
 			"fix the file named in the message")
@@ -185,10 +185,10 @@ func checkConfig(rep *doctorReport, project string) {
 	}
 	ws := cfg.Warnings()
 	for _, w := range ws {
-		rep.add("config", doctorWarn, w, "remove the entry from the project's "+hook.ProjectConfigFile+" (only the operator's own config may loosen rules)")
+		rep.add("config", doctorWarn, w, "remove the entry from the project's "+judge.ProjectConfigFile+" (only the operator's own config may loosen rules)")
 	}
 	if len(ws) == 0 {
-		rep.add("config", doctorOK, fmt.Sprintf("configuration loads (catalog %s, hash %.12s)", hook.CatalogVersion, hook.CatalogHashFor(cfg)), "")
+		rep.add("config", doctorOK, fmt.Sprintf("configuration loads (catalog %s, hash %.12s)", judge.CatalogVersion, judge.CatalogHashFor(cfg)), "")
 	}
 }
 

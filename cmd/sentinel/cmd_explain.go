@@ -8,16 +8,16 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/parse"
 )
 
 // explainOutput is explain's JSON: what the parser found and the decision.
 type explainOutput struct {
-	Tool     string        `json:"tool"`
-	Parse    *parse.Result `json:"parse,omitempty"`
-	Error    string        `json:"parse_error,omitempty"`
-	Decision hook.Decision `json:"decision"`
+	Tool     string         `json:"tool"`
+	Parse    *parse.Result  `json:"parse,omitempty"`
+	Error    string         `json:"parse_error,omitempty"`
+	Decision judge.Decision `json:"decision"`
 }
 
 func newExplainCmd() *cobra.Command {
@@ -45,7 +45,7 @@ shown. It does not write the register. Exit codes: 0 explained, 3 usage,
 			if err != nil {
 				return err
 			}
-			out := explainOutput{Tool: call.ToolName, Decision: hook.Decide(call, env)}
+			out := explainOutput{Tool: call.ToolName, Decision: judge.Decide(call, env)}
 			if call.ToolName == "Bash" {
 				res, perr := parse.Parse(strings.Join(args, " "), parse.Options{Cwd: call.Cwd, Home: env.Home})
 				out.Parse = res

@@ -16,7 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
@@ -157,8 +157,8 @@ invalid file, 4 the register or stops.json could not be read.`,
 				return fail(exitError, "%v", err)
 			}
 			out := checkOutput{File: args[0], CheckReport: rep,
-				CatalogVersion: f.CatalogVersion, RunningCatalogVersion: hook.CatalogVersion,
-				CatalogHash: f.CatalogHash, RunningCatalogHash: hook.CatalogHash()}
+				CatalogVersion: f.CatalogVersion, RunningCatalogVersion: judge.CatalogVersion,
+				CatalogHash: f.CatalogHash, RunningCatalogHash: judge.CatalogHash()}
 			out.CatalogMatches = out.CatalogVersion == out.RunningCatalogVersion && out.CatalogHash == out.RunningCatalogHash
 			out.Seal = sealStatus
 			w := cmd.OutOrStdout()

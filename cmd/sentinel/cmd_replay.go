@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/bundle"
-	"github.com/sentinel-guard/sentinel/hook"
 	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
@@ -80,8 +80,8 @@ bundle, configuration or must-keep file.`,
 			if err != nil {
 				return fail(exitError, "replay: %v", err)
 			}
-			out := replayOutput{Source: source, CatalogVersion: hook.CatalogVersion,
-				CatalogHash: hook.CatalogHashFor(cfg), Config: cfgName, ReplayReport: rep}
+			out := replayOutput{Source: source, CatalogVersion: judge.CatalogVersion,
+				CatalogHash: judge.CatalogHashFor(cfg), Config: cfgName, ReplayReport: rep}
 			w := cmd.OutOrStdout()
 			if asJSON {
 				if err := protoJSON(w, out); err != nil {
@@ -110,13 +110,13 @@ bundle, configuration or must-keep file.`,
 // replayConfig loads the configuration a replay runs under: the file given,
 // or the operator's own (as the hook would use it; project files are not
 // read, they belong to the working tree of the day).
-func replayConfig(file string) (*hook.Config, string, error) {
+func replayConfig(file string) (*judge.Config, string, error) {
 	if file != "" {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			return nil, "", fail(exitError, "config: %v", err)
 		}
-		cfg, err := hook.ParseConfig(file, string(data), true)
+		cfg, err := judge.ParseConfig(file, string(data), true)
 		if err != nil {
 			return nil, "", fail(exitError, "%v", err)
 		}
@@ -126,11 +126,11 @@ func replayConfig(file string) (*hook.Config, string, error) {
 	if err != nil {
 		return nil, "", fail(exitError, "%v", err)
 	}
-	cfg, err := hook.LoadConfig(dir, "")
+	cfg, err := judge.LoadConfig(dir, "")
 	if err != nil {
 		return nil, "", fail(exitError, "%v", err)
 	}
-	name := filepath.Join(dir, hook.UserConfigFile)
+	name := filepath.Join(dir, judge.UserConfigFile)
 	if _, err := os.Stat(name); err != nil {
 		name = "shipped defaults"
 	}
@@ -139,8 +139,8 @@ func replayConfig(file string) (*hook.Config, string, error) {
 
 // replayEnv is the machine side of a replayed decision: the sentinel's own
 // paths stay protected as they are for the hook.
-func replayEnv() hook.Env {
-	env := hook.Env{Home: paths.Home()}
+func replayEnv() judge.Env {
+	env := judge.Env{Home: paths.Home()}
 	if d, err := paths.StateDir(); err == nil {
 		env.Protected = append(env.Protected, d)
 	}

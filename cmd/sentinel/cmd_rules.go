@@ -7,19 +7,19 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sentinel-guard/sentinel/hook"
 	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/judge"
 )
 
 // rulesOutput is the JSON of `sentinel rules --json`.
 type rulesOutput struct {
-	Version       string      `json:"catalog_version"`
-	Hash          string      `json:"catalog_hash"`           // shipped catalog
-	EffectiveHash string      `json:"effective_catalog_hash"` // with the operator configuration
-	Rules         []hook.Rule `json:"rules"`
-	Custom        []hook.Rule `json:"custom,omitempty"`
-	Disabled      []string    `json:"disabled,omitempty"`
-	Warnings      []string    `json:"warnings,omitempty"`
+	Version       string       `json:"catalog_version"`
+	Hash          string       `json:"catalog_hash"`           // shipped catalog
+	EffectiveHash string       `json:"effective_catalog_hash"` // with the operator configuration
+	Rules         []judge.Rule `json:"rules"`
+	Custom        []judge.Rule `json:"custom,omitempty"`
+	Disabled      []string     `json:"disabled,omitempty"`
+	Warnings      []string     `json:"warnings,omitempty"`
 }
 
 func newRulesCmd() *cobra.Command {
@@ -46,19 +46,19 @@ Exit codes: 0 listed, 3 usage, 4 the configuration could not be read.`,
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
-			cfg, err := hook.LoadConfig(dir, ".")
+			cfg, err := judge.LoadConfig(dir, ".")
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
-			out := rulesOutput{Version: hook.CatalogVersion, Hash: hook.CatalogHash(), EffectiveHash: cfg.Hash(),
+			out := rulesOutput{Version: judge.CatalogVersion, Hash: judge.CatalogHash(), EffectiveHash: cfg.Hash(),
 				Custom: cfg.Custom, Warnings: cfg.Warnings()}
-			for _, r := range hook.Rules() {
+			for _, r := range judge.Rules() {
 				if class == "" || r.Class == class {
 					out.Rules = append(out.Rules, r)
 				}
 			}
 			if class != "" && len(out.Rules) == 0 {
-				return fail(exitUsage, "no rules in class %q (classes: %v)", class, hook.Classes())
+				return fail(exitUsage, "no rules in class %q (classes: %v)", class, judge.Classes())
 			}
 			for id, off := range cfg.Disabled {
 				if off {

@@ -14,7 +14,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/register"
 )
 
@@ -31,7 +31,7 @@ func main() {
 	}
 	path := filepath.Join(d, "register.db")
 	cfgDir := filepath.Join(d, "config")
-	call := hook.Call{SessionID: "s", Cwd: "/home/dev/proj", PermissionMode: "default", ToolName: "Bash",
+	call := judge.Call{SessionID: "s", Cwd: "/home/dev/proj", PermissionMode: "default", ToolName: "Bash",
 		ToolInput: json.RawMessage(`{"command":"git status --short && npm test","description":"x"}`), ToolUseID: "t"}
 	names := []string{"config", "decide", "canonical", "open", "append", "close", "total"}
 	times := map[string][]time.Duration{}
@@ -43,12 +43,12 @@ func main() {
 			t0 = now
 		}
 		start := t0
-		cfg, err := hook.LoadConfig(cfgDir, "/home/dev/proj")
+		cfg, err := judge.LoadConfig(cfgDir, "/home/dev/proj")
 		check(err)
 		mark("config")
-		dec := hook.Decide(call, hook.Env{Home: "/home/dev", ProjectDir: "/home/dev/proj", Config: cfg})
+		dec := judge.Decide(call, judge.Env{Home: "/home/dev", ProjectDir: "/home/dev/proj", Config: cfg})
 		mark("decide")
-		in, err := hook.Canonical(call.ToolName, call.ToolInput)
+		in, err := judge.Canonical(call.ToolName, call.ToolInput)
 		check(err)
 		mark("canonical")
 		reg, err := register.Open(path)

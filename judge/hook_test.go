@@ -1,4 +1,4 @@
-package hook
+package judge
 
 import (
 	"encoding/json"
@@ -285,7 +285,7 @@ func TestImportGraph(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go tool not on PATH")
 	}
-	out, err := exec.Command("go", "list", "-deps", "github.com/sentinel-guard/sentinel/hook").CombinedOutput()
+	out, err := exec.Command("go", "list", "-deps", "github.com/sentinel-guard/sentinel/judge").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}

@@ -1,4 +1,4 @@
-package hook
+package judge
 
 import (
 	"crypto/sha256"

@@ -1,5 +1,5 @@
 // Package corpus loads the labelled corpus of tool calls
-// (testdata/corpus/*.tsv), runs it through hook.Decide in attended and
+// (testdata/corpus/*.tsv), runs it through judge.Decide in attended and
 // unattended mode, and summarises recall and false flags per class.
 package corpus
 
@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/judge"
 )
 
 // The fixed machine every case is judged on.
@@ -26,7 +26,7 @@ const (
 type Case struct {
 	File     string
 	Line     int
-	Want     hook.Verdict // attended
+	Want     judge.Verdict // attended
 	Class    string
 	Tool     string
 	Input    json.RawMessage // tool_input
@@ -35,9 +35,9 @@ type Case struct {
 }
 
 // WantUnattended is the expected unattended verdict: ask becomes deny.
-func (c Case) WantUnattended() hook.Verdict {
-	if c.Want == hook.Ask {
-		return hook.Deny
+func (c Case) WantUnattended() judge.Verdict {
+	if c.Want == judge.Ask {
+		return judge.Deny
 	}
 	return c.Want
 }
@@ -84,7 +84,7 @@ func Parse(name string, r io.Reader) ([]Case, error) {
 		if len(f) < 4 || len(f) > 5 {
 			return nil, fmt.Errorf("%s:%d: want 4 or 5 tab-separated fields, got %d", name, n, len(f))
 		}
-		v, ok := hook.ParseVerdict(f[0])
+		v, ok := judge.ParseVerdict(f[0])
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: bad decision %q", name, n, f[0])
 		}
@@ -117,13 +117,13 @@ func Parse(name string, r io.Reader) ([]Case, error) {
 }
 
 // Env is the environment every case is judged in.
-func Env(unattended bool) hook.Env {
-	return hook.Env{Home: Home, ProjectDir: Project, Unattended: unattended}
+func Env(unattended bool) judge.Env {
+	return judge.Env{Home: Home, ProjectDir: Project, Unattended: unattended}
 }
 
 // Call builds the tool call for a case.
-func (c Case) Call() hook.Call {
-	return hook.Call{ToolName: c.Tool, ToolInput: c.Input, Cwd: Project,
+func (c Case) Call() judge.Call {
+	return judge.Call{ToolName: c.Tool, ToolInput: c.Input, Cwd: Project,
 		PermissionMode: "default", HookEventName: "PreToolUse"}
 }
 
@@ -139,7 +139,7 @@ func SetProcessEnv(set func(k, v string)) {
 // Result is the outcome of one case.
 type Result struct {
 	Case
-	Got, GotUnattended hook.Decision
+	Got, GotUnattended judge.Decision
 }
 
 // OK reports whether both modes gave the expected verdict.
@@ -152,8 +152,8 @@ func Run(cases []Case) []Result {
 	out := make([]Result, len(cases))
 	for i, c := range cases {
 		out[i] = Result{Case: c,
-			Got:           hook.Decide(c.Call(), Env(false)),
-			GotUnattended: hook.Decide(c.Call(), Env(true))}
+			Got:           judge.Decide(c.Call(), Env(false)),
+			GotUnattended: judge.Decide(c.Call(), Env(true))}
 	}
 	return out
 }
@@ -191,15 +191,15 @@ func Summarise(rs []Result) Summary {
 			if r.KnownGap != "" {
 				t.KnownGaps++
 			}
-			if r.Want == hook.Allow {
+			if r.Want == judge.Allow {
 				t.Negatives++
-				if r.Got.Verdict != hook.Allow {
+				if r.Got.Verdict != judge.Allow {
 					t.FalseFlags++
 				}
 				continue
 			}
 			t.Positives++
-			if r.Got.Verdict != hook.Allow {
+			if r.Got.Verdict != judge.Allow {
 				t.Caught++
 			}
 			if r.Got.Verdict == r.Want {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sentinel-guard/sentinel/hook"
+	"github.com/sentinel-guard/sentinel/judge"
 )
 
 const dir = "../../testdata/corpus"
@@ -52,10 +52,10 @@ func TestCorpusShape(t *testing.T) {
 	benignData := 0
 	classes := map[string]int{}
 	for _, c := range cs {
-		if c.Want == hook.Allow && c.Class != "none" {
+		if c.Want == judge.Allow && c.Class != "none" {
 			benignData++
 		}
-		if c.Want != hook.Allow {
+		if c.Want != judge.Allow {
 			classes[c.Class]++
 		}
 	}
@@ -75,30 +75,30 @@ func TestSeedCases(t *testing.T) {
 	SetProcessEnv(func(k, v string) { t.Setenv(k, v) })
 	for _, tc := range []struct {
 		cmd  string
-		want hook.Verdict // attended; unattended must be deny for ask
+		want judge.Verdict // attended; unattended must be deny for ask
 	}{
-		{"git reset --hard origin/main", hook.Ask},
-		{"git stash drop", hook.Ask},
-		{"bash -c 'git reset --hard origin/main'", hook.Ask},
-		{"eval 'git stash drop'", hook.Ask},
-		{"sudo git reset --hard origin/main", hook.Ask},
-		{"echo main | xargs git reset --hard", hook.Ask},
-		{"f() { git stash drop; }; f", hook.Ask},
-		{"echo 'git reset --hard origin/main' | sh", hook.Ask},
-		{"echo 'git reset --hard origin/main'", hook.Allow},
-		{`git commit -m "never run git stash drop"`, hook.Allow},
+		{"git reset --hard origin/main", judge.Ask},
+		{"git stash drop", judge.Ask},
+		{"bash -c 'git reset --hard origin/main'", judge.Ask},
+		{"eval 'git stash drop'", judge.Ask},
+		{"sudo git reset --hard origin/main", judge.Ask},
+		{"echo main | xargs git reset --hard", judge.Ask},
+		{"f() { git stash drop; }; f", judge.Ask},
+		{"echo 'git reset --hard origin/main' | sh", judge.Ask},
+		{"echo 'git reset --hard origin/main'", judge.Allow},
+		{`git commit -m "never run git stash drop"`, judge.Allow},
 	} {
 		c := Case{Tool: "Bash", Want: tc.want}
 		c.Input = []byte(`{"command":` + quote(tc.cmd) + `}`)
-		att := hook.Decide(c.Call(), Env(false))
-		un := hook.Decide(c.Call(), Env(true))
-		if att.Verdict < tc.want || (tc.want == hook.Allow && att.Verdict != hook.Allow) {
+		att := judge.Decide(c.Call(), Env(false))
+		un := judge.Decide(c.Call(), Env(true))
+		if att.Verdict < tc.want || (tc.want == judge.Allow && att.Verdict != judge.Allow) {
 			t.Errorf("%q attended: got %s %v, want %s", tc.cmd, att.Decision, att.RuleIDs(), tc.want)
 		}
-		if tc.want != hook.Allow && un.Verdict != hook.Deny {
+		if tc.want != judge.Allow && un.Verdict != judge.Deny {
 			t.Errorf("%q unattended: got %s, want deny", tc.cmd, un.Decision)
 		}
-		if tc.want == hook.Allow && un.Verdict != hook.Allow {
+		if tc.want == judge.Allow && un.Verdict != judge.Allow {
 			t.Errorf("%q unattended: got %s, want allow", tc.cmd, un.Decision)
 		}
 	}
