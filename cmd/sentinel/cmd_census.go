@@ -27,7 +27,7 @@ import (
 // censusArtifactKind names stops.json files in sealed artifact statements.
 const censusArtifactKind = "census"
 
-func init() {
+func newCensusCmd() *cobra.Command {
 	var (
 		transcripts          []string
 		since, until         string
@@ -67,7 +67,8 @@ else seal.toml, else the public-good log); the record is kept beside the
 register's seals, so a published stops.json can be checked.
 
 Exit codes: 0 written, 3 usage, 4 could not read the transcripts, the
-register or the CI file, write the output, or seal it.`,
+register or the CI file, write the output, or seal it; 5 no register (pass
+--no-register to count the transcripts alone) or no signing key for --seal.`,
 		Example: `  sentinel census
   sentinel census --since 2026-11-01 --until 2026-12-01 --out stops.json --html stops.html
   sentinel census --transcripts ~/.claude/projects --transcripts /mnt/old/projects --ci ci.jsonl
@@ -108,8 +109,8 @@ register or the CI file, write the output, or seal it.`,
 			if regPath != "" {
 				reg, err := register.OpenReadOnly(regPath)
 				switch {
-				case errors.Is(err, register.ErrNotExist) && regAt == "":
-					fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: no register at %s: its cells are null\n", regPath)
+				case errors.Is(err, register.ErrNotExist):
+					return failCode("no_register", "no register at %s yet: no tool call has been recorded (count the transcripts alone with --no-register)", regPath)
 				case err != nil:
 					return fail(exitError, "%v", err)
 				default:
@@ -181,7 +182,7 @@ register or the CI file, write the output, or seal it.`,
 	f.StringVar(&keyFlag, "key", "", "the signing key for --seal (default: the key made by sentinel keygen)")
 	f.BoolVar(&asJSON, "json", false, "print stops.json to stdout as well")
 	cmd.MarkFlagsMutuallyExclusive("register", "no-register")
-	root.AddCommand(cmd)
+	return cmd
 }
 
 // parseCensusTime reads a date (midnight UTC) or an RFC 3339 time.

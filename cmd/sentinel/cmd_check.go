@@ -205,5 +205,3 @@ func printDecision(w io.Writer, d judge.Decision) {
 		}
 	}
 }
-
-func init() { root.AddCommand(newCheckCmd()) }

@@ -226,7 +226,7 @@ func runDemo(w io.Writer, keep bool) error {
 	return nil
 }
 
-func init() {
+func newDemoCmd() *cobra.Command {
 	var keep bool
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -257,5 +257,5 @@ Exit codes: 0 every decision as expected and the register verifies,
 		},
 	}
 	cmd.Flags().BoolVar(&keep, "keep", false, "keep the temporary register and print how to look at it")
-	root.AddCommand(cmd)
+	return cmd
 }

@@ -259,7 +259,7 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 	}
 }
 
-func init() {
+func newDoctorCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "doctor [--json]",
@@ -303,5 +303,5 @@ Exit codes: 0 no check failed (warnings allowed), 1 a check failed.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as JSON")
-	root.AddCommand(cmd)
+	return cmd
 }

@@ -153,5 +153,3 @@ func explainWord(w parse.Word) string {
 	}
 	return s
 }
-
-func init() { root.AddCommand(newExplainCmd()) }

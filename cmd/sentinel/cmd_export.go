@@ -16,7 +16,7 @@ import (
 	"github.com/sentinel-guard/sentinel/seal"
 )
 
-func init() {
+func newExportCmd() *cobra.Command {
 	var out, disclose, keyFlag string
 	cmd := &cobra.Command{
 		Use:   "export --out PATH",
@@ -34,7 +34,8 @@ same seals. Pending seals are not exported: they prove nothing yet.
 
 The bundle is written with mode 0600: disclosed inputs may be sensitive.
 
-Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH.`,
+Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
+5 no register, or no operator public key for a sealed register.`,
 		Example: `  sentinel export --out audit.json                 # commitments only
   sentinel export --out audit.json --disclose 12,40-45
   sentinel export --out full.json --disclose all`,
@@ -61,11 +62,11 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH.`,
 			}
 			reg, err := register.OpenReadOnly(regPath)
 			if err != nil {
-				return fail(exitError, "cannot read the register: %v", err)
+				return registerError(regPath, err)
 			}
 			defer reg.Close()
 			if recs, _ := seal.Records(reg.DB(), seal.SubjectRegister); len(recs) > 0 && pubPEM == nil {
-				return fail(exitError, "the register has seals but there is no operator public key at %s", seal.PublicKeyPath(keyPath))
+				return failCode("no_key", "the register has seals but there is no operator public key at %s", seal.PublicKeyPath(keyPath))
 			}
 			tmp, err := os.CreateTemp(filepath.Dir(out), ".sentinel-export-*")
 			if err != nil {
@@ -98,5 +99,5 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH.`,
 	f.StringVar(&out, "out", "", "write the bundle to this file (required)")
 	f.StringVar(&disclose, "disclose", "none", "entries to disclose with their input: all, none, or e.g. 1,5,7-9")
 	f.StringVar(&keyFlag, "key", "", "the signing key whose .pub goes into the bundle (default: sentinel keygen's)")
-	root.AddCommand(cmd)
+	return cmd
 }

@@ -21,7 +21,7 @@ import (
 )
 
 // protoOpenRegister opens the operator's register; readOnly for commands
-// that only read it. A missing register is "could not do the work".
+// that only read it. A missing register is no_register.
 func protoOpenRegister(readOnly bool) (*register.Register, error) {
 	p, err := paths.RegisterPath()
 	if err != nil {
@@ -34,7 +34,7 @@ func protoOpenRegister(readOnly bool) (*register.Register, error) {
 		r, err = register.Open(p)
 	}
 	if err != nil {
-		return nil, fail(exitError, "%v", err)
+		return nil, registerError(p, err)
 	}
 	return r, nil
 }
@@ -52,7 +52,7 @@ type gradeNote struct {
 	Note string `json:"note"`
 }
 
-func init() {
+func newGradeCmd() *cobra.Command {
 	var note string
 	var asJSON bool
 	grade := &cobra.Command{
@@ -67,8 +67,8 @@ Grades feed self-concordance, true / (true + false) with unclear left out:
 it measures how often you agree with the tool you run. It is not precision,
 and sentinel never calls it that.
 
-Exit codes: 0 graded, 1 the entry does not exist or is not a flag,
-3 usage, 4 the register could not be written.`,
+Exit codes: 0 graded, 3 usage or the entry is not a flag, 4 the register
+could not be written, 5 no register or no such entry.`,
 		Example: `  sentinel grade 412 true --note "would have discarded a day of work"
   sentinel grade 415 false --note "the words were a commit message"
   sentinel grades`,
@@ -97,7 +97,7 @@ Exit codes: 0 graded, 1 the entry does not exist or is not a flag,
 			e, err := r.Get(seq)
 			if errors.Is(err, register.ErrNoEntry) {
 				head, _, _ := r.Head()
-				return fail(exitFailure, "entry %d does not exist (the register ends at entry %d)", seq, head)
+				return failCode("no_entry", "entry %d does not exist (the register ends at entry %d)", seq, head)
 			} else if err != nil {
 				return fail(exitError, "%v", err)
 			}
@@ -106,7 +106,7 @@ Exit codes: 0 graded, 1 the entry does not exist or is not a flag,
 				if e.Kind == register.KindDecision || e.Kind == register.KindError {
 					what = "an " + e.Decision
 				}
-				return fail(exitFailure, "entry %d is %s, not a flag: only deny and ask decisions can be graded", seq, what)
+				return failCode("not_a_flag", "entry %d is %s, not a flag: only deny and ask decisions can be graded", seq, what)
 			}
 			input, _ := json.Marshal(gradeNote{Note: note})
 			g := &register.Entry{Kind: register.KindGrade, Ref: seq, Label: label, Input: input,
@@ -124,7 +124,10 @@ Exit codes: 0 graded, 1 the entry does not exist or is not a flag,
 	}
 	grade.Flags().StringVar(&note, "note", "", "why (kept in the register, withheld from public bundles)")
 	grade.Flags().BoolVar(&asJSON, "json", false, "print the grade entry as JSON")
-	root.AddCommand(grade)
+	return grade
+}
+
+func newGradesCmd() *cobra.Command {
 
 	var gJSON bool
 	grades := &cobra.Command{
@@ -156,7 +159,7 @@ its precision.`,
 		},
 	}
 	grades.Flags().BoolVar(&gJSON, "json", false, "print as JSON")
-	root.AddCommand(grades)
+	return grades
 }
 
 // gradedFlag is one line of `sentinel grades`.

@@ -271,7 +271,7 @@ func applySettings(w io.Writer, verb string, f settingsFile, o *jobject, exists 
 	return nil
 }
 
-func init() {
+func newInstallCmd() *cobra.Command {
 	var user, project, dryRun, sealOnEnd bool
 	var hookPath string
 	var timeout int
@@ -339,7 +339,10 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 	install.Flags().StringVar(&hookPath, "hook-path", "", "path of sentinel-hook (default: beside sentinel, else PATH)")
 	install.Flags().IntVar(&timeout, "timeout", 10, "hook timeout in seconds")
 	install.Flags().BoolVar(&sealOnEnd, "seal-on-session-end", false, "also add a SessionEnd hook running 'sentinel seal --if-due'")
-	root.AddCommand(install)
+	return install
+}
+
+func newUninstallCmd() *cobra.Command {
 
 	var uUser, uProject, uDryRun bool
 	uninstall := &cobra.Command{
@@ -379,5 +382,5 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 	uninstall.Flags().BoolVar(&uUser, "user", false, "edit the user settings (default)")
 	uninstall.Flags().BoolVar(&uProject, "project", false, "edit the project settings")
 	uninstall.Flags().BoolVar(&uDryRun, "dry-run", false, "print the changes, write nothing")
-	root.AddCommand(uninstall)
+	return uninstall
 }

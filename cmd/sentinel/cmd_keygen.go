@@ -17,7 +17,7 @@ func sealKeyPath(flag string) (string, error) {
 	return paths.KeyPath()
 }
 
-func init() {
+func newKeygenCmd() *cobra.Command {
 	var keyFlag string
 	cmd := &cobra.Command{
 		Use:   "keygen",
@@ -54,5 +54,5 @@ Exit codes: 0 created; 4 the key exists already or could not be written.`,
 		},
 	}
 	cmd.Flags().StringVar(&keyFlag, "key", "", "write the key to this file instead of the default")
-	root.AddCommand(cmd)
+	return cmd
 }

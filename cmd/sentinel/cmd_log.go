@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -106,7 +105,7 @@ func dashIfEmpty(s string) string {
 	return s
 }
 
-func init() {
+func newLogCmd() *cobra.Command {
 	var asJSON bool
 	var since, decision, kind, tool string
 	var n int
@@ -125,8 +124,8 @@ published (bundles and the census carry commitments and counts only).
 --since takes a date (2026-11-30), RFC 3339 (2026-11-30T08:00:00Z) or a
 duration back from now (90m, 24h, 7d). -n 0 prints every entry.
 
-Exit codes: 0 printed (an empty or absent register prints nothing), 3 usage,
-4 the register could not be read.`,
+Exit codes: 0 printed (an empty register prints nothing), 3 usage,
+4 the register could not be read, 5 no register yet.`,
 		Example: `  sentinel log
   sentinel log --decision deny --since 24h
   sentinel log --kind error -n 5
@@ -159,15 +158,8 @@ Exit codes: 0 printed (an empty or absent register prints nothing), 3 usage,
 				return fail(exitError, "%v", err)
 			}
 			reg, err := register.OpenReadOnly(path)
-			if errors.Is(err, register.ErrNotExist) {
-				if asJSON {
-					fmt.Fprintln(cmd.OutOrStdout(), "[]")
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: no register at %s yet (no call has been recorded)\n", path)
-				return nil
-			}
 			if err != nil {
-				return fail(exitError, "%v", err)
+				return registerError(path, err)
 			}
 			defer reg.Close()
 			es, err := reg.Query(f)
@@ -201,5 +193,5 @@ Exit codes: 0 printed (an empty or absent register prints nothing), 3 usage,
 	cmd.Flags().StringVar(&kind, "kind", "", "only this kind: decision, error, outcome or grade")
 	cmd.Flags().StringVar(&tool, "tool", "", "only this tool (Bash, Write, mcp__server__tool, ...)")
 	cmd.Flags().IntVarP(&n, "n", "n", 20, "at most N entries (0: all)")
-	root.AddCommand(cmd)
+	return cmd
 }

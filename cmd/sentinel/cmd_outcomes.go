@@ -15,7 +15,7 @@ import (
 	"github.com/sentinel-guard/sentinel/seal"
 )
 
-func init() {
+func newOutcomesCmd() *cobra.Command {
 	var asJSON, all bool
 	var transcripts string
 	cmd := &cobra.Command{
@@ -36,7 +36,7 @@ By default the flags (ask and deny) are listed; --all adds the allows.
 A breach is reported loudly and makes the exit code 1.
 
 Exit codes: 0 no breach, 1 at least one breach, 4 the register or the
-transcripts could not be read.`,
+transcripts could not be read, 5 no register.`,
 		Example: `  sentinel outcomes
   sentinel outcomes --transcripts ~/.claude/projects --json | jq .summary`,
 		Args: cobra.NoArgs,
@@ -78,7 +78,7 @@ transcripts could not be read.`,
 						brs = append(brs, outcome.Breach{Seq: res.Seq, Tool: res.Tool, Rules: res.Rules, OutcomeSeq: res.OutcomeSeq})
 					}
 				}
-				return fail(exitFailure, "%s", breachMessage(brs))
+				return failCode("breach", "%s", breachMessage(brs))
 			}
 			return nil
 		},
@@ -86,7 +86,7 @@ transcripts could not be read.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	cmd.Flags().BoolVar(&all, "all", false, "list allows too")
 	cmd.Flags().StringVar(&transcripts, "transcripts", "", "transcript directory (default $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)")
-	root.AddCommand(cmd)
+	return cmd
 }
 
 func printOutcomes(w io.Writer, results []outcome.Result, sum *outcome.Summary, dir string) {
@@ -119,34 +119,32 @@ func breachMessage(brs []outcome.Breach) string {
 
 // Breaches are verify findings: the chain may be intact and still record
 // that the harness did not obey a deny.
-func init() {
-	verifyFindings = append(verifyFindings, func(rep *seal.Report, reg *register.Register, b *bundle.Bundle) {
-		var brs []outcome.Breach
-		var err error
-		switch {
-		case reg != nil:
-			brs, err = outcome.Breaches(reg)
-		case b != nil:
-			brs, err = outcome.BreachesFrom(func(fn func(register.Entry) error) error {
-				for _, e := range b.Entries {
-					if e != nil {
-						if err := fn(*e); err != nil {
-							return err
-						}
+func breachFindings(rep *seal.Report, reg *register.Register, b *bundle.Bundle) {
+	var brs []outcome.Breach
+	var err error
+	switch {
+	case reg != nil:
+		brs, err = outcome.Breaches(reg)
+	case b != nil:
+		brs, err = outcome.BreachesFrom(func(fn func(register.Entry) error) error {
+			for _, e := range b.Entries {
+				if e != nil {
+					if err := fn(*e); err != nil {
+						return err
 					}
 				}
-				return nil
-			})
-		}
-		if err != nil {
-			rep.Findings = append(rep.Findings, seal.Finding{Kind: "outcomes", Message: "could not join decisions to outcomes: " + err.Error()})
-			return
-		}
-		for _, br := range brs {
-			rep.Findings = append(rep.Findings, seal.Finding{Kind: "breach", Seq: br.Seq,
-				Message: fmt.Sprintf("entry %d (%s %s) was denied but ran anyway (outcome entry %d)", br.Seq, br.Tool, strings.Join(br.Rules, ","), br.OutcomeSeq)})
-		}
-	})
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		rep.Findings = append(rep.Findings, seal.Finding{Kind: "outcomes", Message: "could not join decisions to outcomes: " + err.Error()})
+		return
+	}
+	for _, br := range brs {
+		rep.Findings = append(rep.Findings, seal.Finding{Kind: "breach", Seq: br.Seq,
+			Message: fmt.Sprintf("entry %d (%s %s) was denied but ran anyway (outcome entry %d)", br.Seq, br.Tool, strings.Join(br.Rules, ","), br.OutcomeSeq)})
+	}
 }
 
 // logOutcomes derives the outcome of each decision shown by `sentinel log`

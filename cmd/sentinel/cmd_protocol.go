@@ -26,7 +26,7 @@ import (
 // protocolArtifactKind names protocol files in sealed artifact statements.
 const protocolArtifactKind = "protocol"
 
-func init() {
+func newProtocolCmd() *cobra.Command {
 	proto := &cobra.Command{
 		Use:   "protocol",
 		Short: "Pre-registered predictions: seal them before the reading, check them after",
@@ -42,7 +42,6 @@ change must keep denying (the must-keep list, also read by replay).
 		Example: `  sentinel protocol seal testdata/protocol/week12.toml
   sentinel protocol check testdata/protocol/week12.toml --stops stops.json`,
 	}
-	root.AddCommand(proto)
 
 	var rekorURL, keyFlag string
 	var sJSON bool
@@ -179,10 +178,11 @@ invalid file, 4 the register or stops.json could not be read.`,
 	check.Flags().StringVar(&stopsPath, "stops", "", "the census stops.json, for harness stops and the human cell")
 	check.Flags().StringVar(&bundlePath, "bundle", "", "read an exported bundle instead of the local register (anyone can check)")
 	check.Flags().BoolVar(&cJSON, "json", false, "print as JSON")
-	proto.AddCommand(check)
+	proto.AddCommand(check, newProtocolKeepCmd())
+	return proto
 }
 
-func init() {
+func newProtocolKeepCmd() *cobra.Command {
 	var note string
 	keep := &cobra.Command{
 		Use:   "keep SEQ...",
@@ -192,8 +192,8 @@ the register, ready for a must-keep file (sentinel replay --must-keep); a
 protocol file takes the same seq and commitment as [[must_keep]] tables.
 Only denied decisions can be kept: the gate asks that they stay denied.
 
-Exit codes: 0 printed, 1 an entry does not exist or is not a deny, 3 usage,
-4 the register could not be read.`,
+Exit codes: 0 printed, 3 usage or an entry is not a deny, 4 the register
+could not be read, 5 no register or no such entry.`,
 		Example: `  sentinel protocol keep 412 415 > keep.txt
   sentinel replay --must-keep keep.txt`,
 		Args: cobra.MinimumNArgs(1),
@@ -210,11 +210,13 @@ Exit codes: 0 printed, 1 an entry does not exist or is not a deny, 3 usage,
 					return fail(exitUsage, "%q is not a register sequence number", a)
 				}
 				e, err := r.Get(seq)
-				if err != nil {
-					return fail(exitFailure, "%v", err)
+				if errors.Is(err, register.ErrNoEntry) {
+					return failCode("no_entry", "entry %d does not exist", seq)
+				} else if err != nil {
+					return fail(exitError, "%v", err)
 				}
 				if !protocol.IsFlag(*e) || e.Decision != "deny" {
-					return fail(exitFailure, "entry %d is not a deny (%s %s): only denies can be kept", seq, e.Kind, e.Decision)
+					return failCode("not_a_flag", "entry %d is not a deny (%s %s): only denies can be kept", seq, e.Kind, e.Decision)
 				}
 				n := note
 				if n == "" {
@@ -230,11 +232,7 @@ Exit codes: 0 printed, 1 an entry does not exist or is not a deny, 3 usage,
 		},
 	}
 	keep.Flags().StringVar(&note, "note", "", "note for every line (default: tool, rules and mode)")
-	for _, c := range root.Commands() {
-		if c.Name() == "protocol" {
-			c.AddCommand(keep)
-		}
-	}
+	return keep
 }
 
 type checkOutput struct {

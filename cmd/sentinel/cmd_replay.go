@@ -27,7 +27,7 @@ type replayOutput struct {
 	*protocol.ReplayReport
 }
 
-func init() {
+func newReplayCmd() *cobra.Command {
 	var bundlePath, mustKeepPath, configPath string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -54,7 +54,7 @@ in .toml.
 Exit codes: 0 every must-keep entry still denied (or none listed),
 1 a must-keep entry is lost, points at a different entry, is missing or
 cannot be replayed (each is named), 3 usage, 4 could not read the register,
-bundle, configuration or must-keep file.`,
+bundle, configuration or must-keep file, 5 no register.`,
 		Example: `  sentinel replay --must-keep keep.txt
   sentinel replay --bundle register-bundle.json --must-keep protocol.toml --json
   sentinel replay --config /tmp/candidate.toml --must-keep keep.txt   # judge a rule change`,
@@ -95,7 +95,7 @@ bundle, configuration or must-keep file.`,
 				for i, k := range fails {
 					msgs[i] = keepMessage(k)
 				}
-				return fail(exitFailure, "must-keep gate FAILED:\n  %s", strings.Join(msgs, "\n  "))
+				return failCode("gate_failed", "must-keep gate FAILED:\n  %s", strings.Join(msgs, "\n  "))
 			}
 			return nil
 		},
@@ -104,7 +104,7 @@ bundle, configuration or must-keep file.`,
 	cmd.Flags().StringVar(&mustKeepPath, "must-keep", "", "entries that must still be denied (SEQ COMMITMENT lines, or .toml)")
 	cmd.Flags().StringVar(&configPath, "config", "", "operator configuration to replay under (default: your config.toml)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
-	root.AddCommand(cmd)
+	return cmd
 }
 
 // replayConfig loads the configuration a replay runs under: the file given,

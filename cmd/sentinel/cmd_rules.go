@@ -108,5 +108,3 @@ Exit codes: 0 listed, 3 usage, 4 the configuration could not be read.`,
 	c.Flags().StringVar(&class, "class", "", "only rules of this class")
 	return c
 }
-
-func init() { root.AddCommand(newRulesCmd()) }

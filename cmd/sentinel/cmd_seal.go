@@ -114,7 +114,7 @@ func describeSeal(r *seal.Record) string {
 	return s
 }
 
-func init() {
+func newSealCmd() *cobra.Command {
 	var rekorURL, keyFlag string
 	var ifDue, asJSON bool
 	var timeout time.Duration
@@ -145,7 +145,8 @@ directory:
   rekor_url = "https://rekor.sigstore.dev"
 
 Exit codes: 0 sealed, up to date or not due; 3 usage or bad seal.toml; 4 could
-not seal (no key, no register, Rekor unreachable: the seal is pending).`,
+not seal (Rekor unreachable: the seal is pending); 5 no register or no
+signing key.`,
 		Example: `  sentinel seal
   sentinel seal --if-due
   sentinel seal --rekor-url http://127.0.0.1:3000 --json`,
@@ -164,7 +165,7 @@ not seal (no key, no register, Rekor unreachable: the seal is pending).`,
 				return fail(exitError, "%v", err)
 			}
 			if _, err := os.Stat(regPath); err != nil {
-				return fail(exitError, "no register at %s: nothing to seal", regPath)
+				return registerError(regPath, register.ErrNotExist)
 			}
 			reg, err := register.Open(regPath)
 			if err != nil {
@@ -207,7 +208,7 @@ not seal (no key, no register, Rekor unreachable: the seal is pending).`,
 	f.StringVar(&keyFlag, "key", "", "the signing key (default: the key made by sentinel keygen)")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.DurationVar(&timeout, "timeout", seal.DefaultTimeout, "time allowed for each Rekor request")
-	root.AddCommand(cmd)
+	return cmd
 }
 
 func sealPrint(w io.Writer, asJSON bool, out *sealOutput, upErr error) error {

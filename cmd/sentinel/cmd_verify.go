@@ -18,9 +18,9 @@ import (
 
 // verifyFindings lets other checks add non-fatal findings to a verify
 // report (for example breach findings); each runs after the chain and seals.
-var verifyFindings []func(rep *seal.Report, reg *register.Register, b *bundle.Bundle)
+var verifyFindings = []func(rep *seal.Report, reg *register.Register, b *bundle.Bundle){breachFindings}
 
-func init() {
+func newVerifyCmd() *cobra.Command {
 	var bundlePath, rekorKeyPath, operatorKeyPath, keyFlag, rekorURL string
 	var online, asJSON bool
 	var timeout time.Duration
@@ -53,7 +53,7 @@ compare it with the one the operator published, or pin it with --operator-key.
 Exit codes: 0 everything checked holds; 1 verification failed (the first
 failure is named precisely, e.g. "entry 4711: hash does not match its
 content"); 3 usage; 4 could not read the register, bundle or keys, or reach
-the log with --online.`,
+the log with --online; 5 no register, or no operator key for a sealed one.`,
 		Example: `  sentinel verify
   sentinel verify --bundle audit-2026-11.json
   sentinel verify --bundle audit.json --operator-key operator.pub --json
@@ -91,7 +91,7 @@ the log with --online.`,
 				}
 				reg, err := register.OpenReadOnly(regPath)
 				if err != nil {
-					return fail(exitError, "cannot read the register: %v", err)
+					return registerError(regPath, err)
 				}
 				defer reg.Close()
 				if recs, err = seal.Records(reg.DB(), seal.SubjectRegister); err != nil {
@@ -104,7 +104,7 @@ the log with --online.`,
 					}
 					pub := seal.PublicKeyPath(keyPath)
 					if operator, err = seal.LoadPublicKey(pub); errors.Is(err, fs.ErrNotExist) {
-						return fail(exitError, "the register has seals but there is no operator public key at %s: pass --operator-key", pub)
+						return failCode("no_key", "the register has seals but there is no operator public key at %s: pass --operator-key", pub)
 					} else if err != nil {
 						return fail(exitError, "operator key: %v", err)
 					}
@@ -154,5 +154,5 @@ the log with --online.`,
 	f.StringVar(&keyFlag, "key", "", "the signing key whose .pub to use (default: sentinel keygen's)")
 	f.StringVar(&rekorURL, "rekor-url", "", "with --online: ask this log instead of the one each seal was made in")
 	f.DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long")
-	root.AddCommand(cmd)
+	return cmd
 }

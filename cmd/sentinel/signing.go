@@ -28,7 +28,7 @@ func sealTarget(cmd *cobra.Command, rekorURL, keyFlag string) (string, *ecdsa.Pr
 	}
 	key, err := seal.LoadKey(keyPath)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil, fail(exitError, "no signing key at %s: run 'sentinel keygen' first", keyPath)
+		return "", nil, failCode("no_key", "no signing key at %s: run 'sentinel keygen' first", keyPath)
 	} else if err != nil {
 		return "", nil, fail(exitError, "signing key: %v", err)
 	}
