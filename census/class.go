@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // CallClasses is the fixed list of classes a call stopped by a permission
@@ -88,13 +89,11 @@ func classIndex(c string) int {
 }
 
 var (
-	interpreters = set("python", "python2", "python3", "node", "nodejs", "deno", "bun", "perl", "ruby", "php", "lua", "Rscript", "osascript")
-	inlineFlags  = set("-c", "-e", "-E", "-r", "--eval", "--exec", "-p", "--print")
-	networkCmds  = set("curl", "wget", "ssh", "scp", "sftp", "rsync", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "http", "https", "httpie", "aria2c", "gh", "dig", "nslookup", "ping")
-	writeCmds    = set("rm", "rmdir", "mv", "cp", "tee", "touch", "mkdir", "chmod", "chown", "chgrp", "dd", "truncate", "ln", "install", "shred", "unlink", "mkfs", "rsync")
-	readCmds     = set("cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "find", "ls", "stat", "file", "wc", "diff", "strings", "xxd", "od", "base64", "jq", "awk", "sed", "tree", "du")
-	gitHistory   = set("reset", "rebase", "filter-branch", "filter-repo", "push", "reflog", "update-ref", "gc", "prune", "clean", "restore", "checkout", "switch", "stash", "tag", "branch", "cherry-pick", "revert", "merge", "replace", "commit")
-	pkgManagers  = map[string]map[string]bool{
+	inlineFlags = set("-c", "-e", "-E", "-r", "--eval", "--exec", "-p", "--print")
+	writeCmds   = set("rm", "rmdir", "mv", "cp", "tee", "touch", "mkdir", "chmod", "chown", "chgrp", "dd", "truncate", "ln", "install", "shred", "unlink", "mkfs", "rsync")
+	readCmds    = set("cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "find", "ls", "stat", "file", "wc", "diff", "strings", "xxd", "od", "base64", "jq", "awk", "sed", "tree", "du")
+	gitHistory  = set("reset", "rebase", "filter-branch", "filter-repo", "push", "reflog", "update-ref", "gc", "prune", "clean", "restore", "checkout", "switch", "stash", "tag", "branch", "cherry-pick", "revert", "merge", "replace", "commit")
+	pkgManagers = map[string]map[string]bool{
 		"npm": set("install", "i", "add", "ci"), "pnpm": set("install", "i", "add"), "yarn": set("add", "install"),
 		"pip": set("install"), "pip3": set("install"), "pipx": set("install"), "uv": set("add", "pip"), "poetry": set("add", "install"),
 		"apt": set("install"), "apt-get": set("install"), "dnf": set("install"), "yum": set("install"), "apk": set("add"),
@@ -123,7 +122,8 @@ func classOfExec(e *parse.Exec) string {
 			args = append(args, w.Value)
 		}
 	}
-	if interpreters[strings.TrimRight(name, "0123456789.")] || interpreters[name] {
+	if programs.Is(name, programs.Interpreter) { // python3.12 and nodejs too: the program model
+
 		for _, a := range args {
 			if inlineFlags[a] {
 				return "inline_code"
@@ -143,7 +143,7 @@ func classOfExec(e *parse.Exec) string {
 		}
 	}
 	switch {
-	case networkCmds[name]:
+	case programs.Is(name, programs.NetSender):
 		return "network"
 	case writeCmds[name], name == "sed" && hasArg(args, "-i"):
 		return "file_write"

@@ -378,8 +378,26 @@ func hitFor(r Rule, detail string) Hit {
 	}
 }
 
-// sortHits orders hits strictest first, keeping the original order among
-// equals, and removes exact duplicates (same rule and detail).
+// sevRank orders severities: a larger rank is more serious.
+func sevRank(s string) int {
+	switch s {
+	case SevCritical:
+		return 4
+	case SevHigh:
+		return 3
+	case SevMedium:
+		return 2
+	case SevLow:
+		return 1
+	}
+	return 0
+}
+
+// sortHits orders hits strictest first (verdict, then severity, so that
+// the reason the model and the human see is the most severe rule's:
+// unattended, rm -rf ~/x is told RM-HOME, not DOTFILE-WRITE), keeping the
+// original order among equals, and removes exact duplicates (same rule and
+// detail).
 func sortHits(hs []Hit) []Hit {
 	seen := make(map[string]bool, len(hs))
 	out := hs[:0]
@@ -391,6 +409,11 @@ func sortHits(hs []Hit) []Hit {
 		seen[k] = true
 		out = append(out, h)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Verdict > out[j].Verdict })
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Verdict != out[j].Verdict {
+			return out[i].Verdict > out[j].Verdict
+		}
+		return sevRank(out[i].Severity) > sevRank(out[j].Severity)
+	})
 	return out
 }

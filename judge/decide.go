@@ -11,6 +11,7 @@ import (
 
 	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // Unattended permission modes: no human can answer a prompt.
@@ -219,7 +220,7 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 			return err
 		}
 		if j.cfg != nil && j.cfg.RestrictWebFetch {
-			if h := hostOf(u); !j.cfg.hostAllowed(h) {
+			if h := programs.HostOf(u); !j.cfg.hostAllowed(h) {
 				j.add(RuleHostNotAllowed, "WebFetch "+h)
 			}
 		}

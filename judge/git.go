@@ -60,7 +60,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 	switch sub {
 	case "reset":
 		o := parseOpts(rest, "")
-		if o.has(0, "hard") {
+		if o.Has(0, "hard") {
 			j.add(RuleGitResetHard, detail)
 		}
 	case "stash":
@@ -69,19 +69,19 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 		}
 	case "clean":
 		o := parseOpts(rest, "e", "exclude")
-		if o.has('f', "force") && !o.has('n', "dry-run") && !o.has('i', "interactive") {
+		if o.Has('f', "force") && !o.Has('n', "dry-run") && !o.Has('i', "interactive") {
 			j.add(RuleGitCleanForce, detail)
 		}
 	case "checkout":
 		o := parseOpts(rest, "bB", "conflict", "pathspec-from-file")
-		if o.has('f', "force") || len(o.posAfterDash) > 0 || o.has(0, "pathspec-from-file") {
+		if o.Has('f', "force") || len(o.AfterDash) > 0 || o.Has(0, "pathspec-from-file") {
 			j.add(RuleGitCheckoutDiscard, detail)
 			return
 		}
-		if o.has('p', "patch") {
+		if o.Has('p', "patch") {
 			return
 		}
-		for _, p := range o.pos {
+		for _, p := range o.Pos {
 			if isPathspecAll(p) {
 				j.add(RuleGitCheckoutDiscard, detail)
 				return
@@ -89,21 +89,21 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 		}
 	case "restore":
 		o := parseOpts(rest, "s", "source", "pathspec-from-file")
-		staged := o.has('S', "staged")
-		worktree := o.has('W', "worktree")
-		if (!staged || worktree) && !o.has('p', "patch") && (len(o.pos) > 0 || o.has(0, "pathspec-from-file")) {
+		staged := o.Has('S', "staged")
+		worktree := o.Has('W', "worktree")
+		if (!staged || worktree) && !o.Has('p', "patch") && (len(o.Pos) > 0 || o.Has(0, "pathspec-from-file")) {
 			j.add(RuleGitRestore, detail)
 		}
 	case "switch":
 		o := parseOpts(rest, "cC", "create", "force-create")
-		if o.has('f', "force", "discard-changes") {
+		if o.Has('f', "force", "discard-changes") {
 			j.add(RuleGitSwitchDiscard, detail)
 		}
 	case "push":
 		j.gitPush(rest, detail)
 	case "branch":
 		o := parseOpts(rest, "")
-		if o.short['D'] || (o.has('d', "delete") && o.has('f', "force")) {
+		if o.Short['D'] || (o.Has('d', "delete") && o.Has('f', "force")) {
 			j.add(RuleGitBranchForceDel, detail)
 		}
 	case "reflog":
@@ -112,31 +112,31 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 		}
 	case "gc":
 		o := parseOpts(rest, "")
-		if v, ok := o.long["prune"]; ok && (v == "now" || v == "all") {
+		if v, ok := o.Long["prune"]; ok && (v == "now" || v == "all") {
 			j.add(RuleGitReflogExpire, detail)
 		}
 	case "prune":
 		o := parseOpts(rest, "")
-		if !o.has('n', "dry-run") {
+		if !o.Has('n', "dry-run") {
 			j.add(RuleGitReflogExpire, detail)
 		}
 	case "filter-branch", "filter-repo":
 		j.add(RuleGitFilterBranch, detail)
 	case "update-ref":
 		o := parseOpts(rest, "m")
-		if o.has('d') {
+		if o.Has('d') {
 			j.add(RuleGitUpdateRefDelete, detail)
 		}
 	case "worktree":
 		if len(rest) > 0 && rest[0] == "remove" {
 			o := parseOpts(rest[1:], "")
-			if o.has('f', "force") {
+			if o.Has('f', "force") {
 				j.add(RuleGitWorktreeRemove, detail)
 			}
 		}
 	case "read-tree":
 		o := parseOpts(rest, "")
-		if o.has(0, "reset") {
+		if o.Has(0, "reset") {
 			j.add(RuleGitReadTreeReset, detail)
 		}
 	case "config":
@@ -145,7 +145,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 	switch sub {
 	case "commit", "push", "merge", "am", "rebase", "cherry-pick", "revert", "pull":
 		o := parseOpts(rest, "mFCcSuX", "message", "file", "author", "date", "cleanup", "template")
-		if o.has(0, "no-verify") || (sub == "commit" && o.short['n']) {
+		if o.Has(0, "no-verify") || (sub == "commit" && o.Short['n']) {
 			j.add(RuleGitNoVerify, detail)
 		}
 	}
@@ -160,12 +160,12 @@ func isPathspecAll(p string) bool {
 
 func (j *judge) gitPush(rest []string, detail string) {
 	o := parseOpts(rest, "o", "push-option", "repo", "receive-pack", "exec")
-	if o.has('f', "force", "mirror", "delete", "prune") || o.short['d'] {
+	if o.Has('f', "force", "mirror", "delete", "prune") || o.Short['d'] {
 		j.add(RuleGitPushForce, detail)
 		return
 	}
 	// operands: remote then refspecs
-	for i, p := range o.pos {
+	for i, p := range o.Pos {
 		if i == 0 {
 			continue
 		}
@@ -178,10 +178,10 @@ func (j *judge) gitPush(rest []string, detail string) {
 
 func (j *judge) gitConfig(e *parse.Exec, rest []string, detail string) {
 	o := parseOpts(rest, "f", "file", "blob", "type", "default", "comment", "value")
-	if o.has('l', "list", "get", "get-all", "get-regexp", "get-urlmatch", "show-origin") {
+	if o.Has('l', "list", "get", "get-all", "get-regexp", "get-urlmatch", "show-origin") {
 		return
 	}
-	pos := o.pos
+	pos := o.Pos
 	// An alias is judged where it is defined as well as where it is used:
 	// a --global alias outlives this command, and a later "git nuke" in
 	// another call would not show what it runs.
@@ -201,7 +201,7 @@ func (j *judge) gitConfig(e *parse.Exec, rest []string, detail string) {
 		return
 	}
 	// plain "git config core.hooksPath" reads; a value or --unset writes.
-	if len(pos) > 1 || o.has(0, "unset", "unset-all", "add", "replace-all") {
+	if len(pos) > 1 || o.Has(0, "unset", "unset-all", "add", "replace-all") {
 		j.add(RuleGitHooksPath, detail)
 	}
 }

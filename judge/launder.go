@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // Laundering: code fetched or decoded into a file and run by a later
@@ -14,150 +15,17 @@ import (
 // launderDecoder reports a decoder in decode mode: its output is code that
 // was hidden in the input.
 func launderDecoder(e *parse.Exec, args []string) bool {
-	switch e.Name {
-	case "base64", "base32", "basenc":
-		return containsAny(args, "-d", "--decode", "-D") || hasShortFlag(args, 'd')
-	case "xxd":
-		return hasShortFlag(args, 'r') || contains(args, "-revert")
-	case "openssl":
-		return contains(args, "-d") || contains(args, "-decrypt")
-	case "uudecode":
-		return true
-	case "gpg", "gpg2":
-		return contains(args, "-d") || contains(args, "--decrypt")
-	}
-	return false
-}
-
-// hasShortFlag matches c inside a cluster of short options (-rp, -di).
-func hasShortFlag(args []string, c byte) bool {
-	for _, a := range args {
-		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], c) >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// urlBase is the file name curl -O / wget save a URL under ("" when none).
-func urlBase(u string) string {
-	if !strings.Contains(u, "://") {
-		return ""
-	}
-	if k := strings.IndexAny(u, "?#"); k >= 0 {
-		u = u[:k]
-	}
-	_, rest, _ := strings.Cut(u, "://")
-	k := strings.IndexByte(rest, '/')
-	if k < 0 {
-		return ""
-	}
-	b := path.Base(rest[k:])
-	if b == "/" || b == "." {
-		return ""
-	}
-	return b
+	p := programs.Lookup(e.Name)
+	return p.Is(programs.Decoder) && p.Decodes != nil && p.Decodes(args)
 }
 
 // downloadTargets are the files a downloader writes by its options (not by
 // redirects): curl -o/-O, wget -O or the URL's base name, aria2c -o, ...
 func downloadTargets(e *parse.Exec, args []string) []string {
-	var out []string
-	var urls []string
-	for _, a := range args {
-		if strings.Contains(a, "://") {
-			urls = append(urls, a)
-		}
+	if p := programs.Lookup(e.Name); p.Is(programs.Downloader) && p.Outputs != nil {
+		return p.Outputs(args)
 	}
-	join := func(dir, f string) string {
-		if dir == "" || strings.HasPrefix(f, "/") {
-			return f
-		}
-		return strings.TrimSuffix(dir, "/") + "/" + f
-	}
-	switch e.Name {
-	case "curl":
-		o := parseOpts(args, "odHuXAebcFTxwmrCEKYyzUPQt", "output", "output-dir", "data", "header", "user",
-			"request", "user-agent", "referer", "cookie", "cookie-jar", "form", "upload-file", "proxy",
-			"write-out", "max-time", "range", "config", "url")
-		dir := o.long["output-dir"]
-		if v := o.values["o"]; v != "" && v != "-" {
-			out = append(out, join(dir, v))
-		}
-		if v := o.long["output"]; v != "" && v != "-" {
-			out = append(out, join(dir, v))
-		}
-		if o.short['O'] || o.has(0, "remote-name", "remote-name-all") {
-			for _, u := range urls {
-				if b := urlBase(u); b != "" {
-					out = append(out, join(dir, b))
-				}
-			}
-		}
-	case "wget":
-		o := parseOpts(args, "OPoaeiUtTwYQ", "output-document", "directory-prefix", "output-file",
-			"append-output", "execute", "input-file", "user-agent", "tries", "timeout", "wait", "header", "user", "password")
-		dir := o.values["P"]
-		if v := o.long["directory-prefix"]; v != "" {
-			dir = v
-		}
-		doc := o.values["O"]
-		if v := o.long["output-document"]; v != "" {
-			doc = v
-		}
-		switch {
-		case doc == "-":
-		case doc != "":
-			out = append(out, doc)
-		default:
-			for _, u := range urls {
-				if b := urlBase(u); b != "" {
-					out = append(out, join(dir, b))
-				}
-				// wget keeps the query in the name: i.sh?v=1
-				if k := strings.IndexByte(u, '?'); k >= 0 {
-					if b := urlBase(u[:k]); b != "" {
-						q, _, _ := strings.Cut(u[k:], "#")
-						out = append(out, join(dir, b+q))
-					}
-				}
-			}
-		}
-	case "aria2c", "fetch":
-		o := parseOpts(args, "odi", "out", "dir", "output", "input-file")
-		dir := o.values["d"]
-		if v := o.long["dir"]; v != "" {
-			dir = v
-		}
-		if e.Name == "fetch" {
-			dir = ""
-		}
-		f := o.values["o"]
-		for _, k := range []string{"out", "output"} {
-			if v := o.long[k]; v != "" {
-				f = v
-			}
-		}
-		switch {
-		case f == "-":
-		case f != "":
-			out = append(out, join(dir, f))
-		default:
-			for _, u := range urls {
-				if b := urlBase(u); b != "" {
-					out = append(out, join(dir, b))
-				}
-			}
-		}
-	case "http", "https", "xh", "xhs":
-		o := parseOpts(args, "o", "output")
-		for _, v := range []string{o.values["o"], o.long["output"]} {
-			if v != "" && v != "-" {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
+	return nil
 }
 
 // writeTargets are the files an execution writes with its output: output
@@ -174,7 +42,7 @@ func writeTargets(e *parse.Exec, args []string) []string {
 	}
 	switch e.Name {
 	case "tee", "sponge":
-		out = append(out, parseOpts(args, "").pos...)
+		out = append(out, parseOpts(args, "").Pos...)
 	case "dd":
 		for _, a := range args {
 			if v, ok := strings.CutPrefix(a, "of="); ok {
@@ -184,7 +52,7 @@ func writeTargets(e *parse.Exec, args []string) []string {
 	case "uudecode", "gpg", "gpg2", "openssl", "xxd":
 		// uudecode -o F, gpg -o F / --output F, openssl -out F; xxd -r IN OUT
 		o := parseOpts(args, "o", "output")
-		for _, v := range []string{o.values["o"], o.long["output"]} {
+		for _, v := range []string{o.Values["o"], o.Long["output"]} {
 			if v != "" && v != "-" {
 				out = append(out, v)
 			}
@@ -195,7 +63,7 @@ func writeTargets(e *parse.Exec, args []string) []string {
 			}
 		}
 		if e.Name == "xxd" {
-			if p := parseOpts(args, "cglos").pos; len(p) == 2 {
+			if p := parseOpts(args, "cglos").Pos; len(p) == 2 {
 				out = append(out, p[1])
 			}
 		}
@@ -206,7 +74,7 @@ func writeTargets(e *parse.Exec, args []string) []string {
 // isFetchOrDecode reports an execution whose output is fetched or decoded
 // code.
 func isFetchOrDecode(e *parse.Exec, args []string) bool {
-	return downloaders[e.Name] || launderDecoder(e, args)
+	return programs.Is(e.Name, programs.Downloader) || launderDecoder(e, args)
 }
 
 // taints is the set of files written so far by downloaders and decoders.
@@ -276,7 +144,7 @@ func (ts *taints) record(j *judge, e *parse.Exec, args []string) {
 			ts.fed[e.Pipeline] = e.Stage
 		}
 	}
-	if downloaders[e.Name] {
+	if programs.Is(e.Name, programs.Downloader) {
 		for _, p := range downloadTargets(e, args) {
 			ts.add(j, e, p)
 		}
@@ -314,20 +182,20 @@ func (ts *taints) unpack(j *judge, e *parse.Exec, args []string, fromPipe bool) 
 	var archive, dest string
 	if e.Name == "unzip" {
 		o := parseOpts(args, "dxP")
-		dest = o.values["d"]
-		if len(o.pos) > 0 {
-			archive = o.pos[0]
+		dest = o.Values["d"]
+		if len(o.Pos) > 0 {
+			archive = o.Pos[0]
 		}
 	} else {
 		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 			args = append([]string{"-" + args[0]}, args[1:]...) // tar xzf a.tgz
 		}
 		o := parseOpts(args, "fCbT", "file", "directory", "exclude")
-		if !o.has('x', "extract", "get") {
+		if !o.Has('x', "extract", "get") {
 			return
 		}
-		archive = firstNonEmpty(o.values["f"], o.long["file"])
-		dest = firstNonEmpty(o.values["C"], o.long["directory"])
+		archive = firstNonEmpty(o.Values["f"], o.Long["file"])
+		dest = firstNonEmpty(o.Values["C"], o.Long["directory"])
 	}
 	var by string
 	switch {
@@ -383,8 +251,8 @@ func (ts *taints) inTree(j *judge, e *parse.Exec, p string) (string, bool) {
 // copy taints the destination of a copy of a tainted file.
 func (ts *taints) copy(j *judge, e *parse.Exec, args []string) {
 	o := parseOpts(args, "tSmog", "target-directory", "suffix", "mode", "owner", "group")
-	pos := o.pos
-	dest := firstNonEmpty(o.values["t"], o.long["target-directory"])
+	pos := o.Pos
+	dest := firstNonEmpty(o.Values["t"], o.Long["target-directory"])
 	if dest == "" {
 		if len(pos) < 2 {
 			return
@@ -400,31 +268,17 @@ func (ts *taints) copy(j *judge, e *parse.Exec, args []string) {
 	}
 }
 
-// launderShell: these run their script operand (or stdin) as code.
-func launderShell(name string) bool {
-	if strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy") {
-		return true
-	}
-	return shellsAndInterpreters[name] || name == "tclsh" || name == "osascript"
-}
-
 // scriptOperand is the file a shell or interpreter runs; ok is false when
-// it runs inline code (-c, -e), a module (-m), stdin (-s, -) or nothing.
+// it runs inline code (-c, -e), a module (-m), stdin (-s, -), only checks
+// the syntax (node -c) or runs nothing.
 func scriptOperand(name string, args []string) (string, bool) {
-	var valued, inline string
-	switch {
-	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
-		valued, inline = "WXQ", "cm"
-	case name == "node" || name == "deno" || name == "bun":
-		valued, inline = "r", "ep"
-	case name == "perl":
-		valued, inline = "IMmx", "eE"
-	case name == "ruby":
-		valued, inline = "Ir", "e"
-	case name == "php":
-		valued, inline = "cdz", "rBRE"
-	default: // shells
-		valued, inline = "oO", "cs"
+	p := programs.Lookup(name)
+	if p == nil {
+		return "", false
+	}
+	valued, inline := p.Opts.Short, p.Inline+p.Module+p.Check
+	if p.Is(programs.Shell) {
+		inline += "s"
 	}
 	for k := 0; k < len(args); k++ {
 		a := args[k]
@@ -434,12 +288,12 @@ func scriptOperand(name string, args []string) (string, bool) {
 				return args[k+1], true
 			}
 			return "", false
-		case a == "run" && (name == "deno" || name == "bun"):
-		case name == "php" && a == "-f" && k+1 < len(args):
+		case a == "run" && (p.Name == "deno" || p.Name == "bun"):
+		case p.Name == "php" && a == "-f" && k+1 < len(args):
 			return args[k+1], true
 		case strings.HasPrefix(a, "--"):
 			switch a {
-			case "--eval", "--print", "--command":
+			case "--eval", "--print", "--command", "--check":
 				return "", false
 			case "--require", "--import", "--loader", "--rcfile", "--init-file":
 				k++
@@ -478,8 +332,8 @@ func installed(name string, args []string) []string {
 	}
 	o := parseOpts(args[k+1:], "rceit", "requirement", "constraint", "editable", "index-url",
 		"extra-index-url", "target", "prefix", "registry", "cache")
-	ops := o.pos
-	if v := firstNonEmpty(o.values["e"], o.long["editable"]); v != "" {
+	ops := o.Pos
+	if v := firstNonEmpty(o.Values["e"], o.Long["editable"]); v != "" {
 		ops = append(ops, v)
 	}
 	var out []string
@@ -495,8 +349,8 @@ func installed(name string, args []string) []string {
 
 // shellNoExec matches a shell run with -n (noexec): it reads, never runs.
 func shellNoExec(name string, args []string) bool {
-	switch name {
-	case "sh", "bash", "zsh", "dash", "ksh", "mksh":
+	switch {
+	case programs.ShellSyntax(name):
 		for _, a := range args {
 			if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") { // an operand, or -- and long options
 				break
@@ -549,11 +403,11 @@ func (j *judge) runsTainted(all []parse.Exec, e *parse.Exec, args []string, ts *
 	case name == "make" || name == "gmake":
 		// make runs the recipes of its makefile
 		o := parseOpts(args, "fCIjlWo", "file", "makefile", "directory")
-		dir := firstNonEmpty(o.values["C"], o.long["directory"])
+		dir := firstNonEmpty(o.Values["C"], o.Long["directory"])
 		if dir != "" {
 			dir = strings.TrimSuffix(dir, "/") + "/"
 		}
-		if f := firstNonEmpty(o.values["f"], o.long["file"], o.long["makefile"]); f != "" {
+		if f := firstNonEmpty(o.Values["f"], o.Long["file"], o.Long["makefile"]); f != "" {
 			if !strings.HasPrefix(f, "/") {
 				f = dir + f
 			}
@@ -563,11 +417,11 @@ func (j *judge) runsTainted(all []parse.Exec, e *parse.Exec, args []string, ts *
 		}
 	case name == "pip" || name == "pip3" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" && len(args) > 0 && (args[0] == "install" || args[0] == "add"):
 		cands = append(cands, installed(name, args)...)
-	case launderShell(name) && len(args) > 2 && args[0] == "-m" && (args[1] == "pip" || args[1] == "pip3"):
+	case programs.RunsCode(name) && len(args) > 2 && args[0] == "-m" && (args[1] == "pip" || args[1] == "pip3"):
 		cands = append(cands, installed("pip", args[2:])...) // python3 -m pip install .
-	case launderShell(name) && shellNoExec(name, args):
+	case programs.RunsCode(name) && shellNoExec(name, args):
 		// bash -n x.sh only checks the syntax
-	case launderShell(name):
+	case programs.RunsCode(name):
 		if f, ok := scriptOperand(name, args); ok {
 			cands = append(cands, f)
 		} else {
@@ -620,7 +474,7 @@ func (j *judge) stdinTainted(all []parse.Exec, e *parse.Exec, ts *taints) (strin
 		var files []string
 		switch f.Name {
 		case "cat", "head", "tail", "tac":
-			files = parseOpts(wordValues(f.Argv[1:]), "nc").pos
+			files = parseOpts(wordValues(f.Argv[1:]), "nc").Pos
 		}
 		for _, r := range f.Redirects {
 			if r.Op == "<" && r.Target.Static {

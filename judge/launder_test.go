@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"github.com/sentinel-guard/sentinel/programs"
 	"strings"
 	"testing"
 
@@ -155,8 +156,8 @@ func TestURLBase(t *testing.T) {
 		"https://x.example/dir/":        "dir",
 		"https://x.example/a/..%2f..sh": "..%2f..sh",
 	} {
-		if got := urlBase(in); got != want {
-			t.Errorf("urlBase(%q) = %q, want %q", in, got, want)
+		if got := programs.URLBase(in); got != want {
+			t.Errorf("programs.URLBase(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

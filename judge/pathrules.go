@@ -398,37 +398,3 @@ func (j *judge) readAbs(p, detail string) bool {
 	}
 	return false
 }
-
-// hostOf extracts the host of a URL or scp-style user@host:path.
-func hostOf(s string) string {
-	// no net/url: the hook's import graph stays free of net*.
-	if i := strings.Index(s, "://"); i > 0 {
-		rest := s[i+3:]
-		if k := strings.IndexAny(rest, "/?#"); k >= 0 {
-			rest = rest[:k]
-		}
-		if k := strings.LastIndexByte(rest, '@'); k >= 0 {
-			rest = rest[k+1:]
-		}
-		if strings.HasPrefix(rest, "[") { // [v6]:port
-			if k := strings.IndexByte(rest, ']'); k > 0 {
-				return strings.ToLower(rest[1:k])
-			}
-		}
-		if k := strings.IndexByte(rest, ':'); k >= 0 {
-			rest = rest[:k]
-		}
-		return strings.ToLower(rest)
-	}
-	h := s
-	if k := strings.IndexByte(h, ':'); k >= 0 {
-		h = h[:k]
-	}
-	if k := strings.LastIndexByte(h, '@'); k >= 0 {
-		h = h[k+1:]
-	}
-	if h == "" || strings.ContainsAny(h, "/ ") {
-		return ""
-	}
-	return strings.ToLower(h)
-}

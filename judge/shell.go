@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 const maxDetail = 200
@@ -35,9 +36,6 @@ func wordValues(ws []parse.Word) []string {
 	return out
 }
 
-// privWrappers run the command as another (root) user.
-var privWrappers = map[string]bool{"sudo": true, "doas": true, "pkexec": true, "run0": true, "su": true, "sg": true}
-
 // exec judges execution i of all (the whole list is there for pipelines).
 func (j *judge) exec(all []parse.Exec, i int) {
 	e := &all[i]
@@ -55,7 +53,7 @@ func (j *judge) exec(all []parse.Exec, i int) {
 	}
 	for _, w := range e.Wrappers {
 		name, _, _ := strings.Cut(w, " ")
-		if privWrappers[name] {
+		if programs.Is(name, programs.Privilege) {
 			j.add(RuleSudo, detail)
 			break
 		}
@@ -71,10 +69,10 @@ func (j *judge) exec(all []parse.Exec, i int) {
 			}
 		}
 	}
-	args := wordValues(e.Argv[1:])
-	if contains(args, "--help") {
-		return // a lookup: nothing runs
+	if e.HelpOnly {
+		return // parse saw a lookup (--help before any "--"): nothing runs
 	}
+	args := wordValues(e.Argv[1:])
 	j.command(all, i, e, args, detail)
 	j.reads(e, args, detail)
 	j.network(e, args, detail)
@@ -192,7 +190,7 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 	case "shred", "srm", "wipe":
 		j.add(RuleShred, detail)
 		o := parseOpts(args, "nsx", "iterations", "size", "random-source")
-		j.writesTo(e, o.pos, kindDelete, detail)
+		j.writesTo(e, o.Pos, kindDelete, detail)
 	case "dd":
 		for _, a := range args {
 			if v, ok := strings.CutPrefix(a, "of="); ok {
@@ -203,37 +201,27 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 		}
 	case "truncate":
 		o := parseOpts(args, "sr", "size", "reference")
-		j.writesTo(e, o.pos, kindTruncate, detail)
+		j.writesTo(e, o.Pos, kindTruncate, detail)
 	case "tee":
 		o := parseOpts(args, "")
 		k := kindTruncate
-		if o.has('a', "append") {
+		if o.Has('a', "append") {
 			k = kindAppend
 		}
-		j.writesTo(e, o.pos, k, detail)
+		j.writesTo(e, o.Pos, k, detail)
 	case "cp", "mv", "install", "ln", "rsync", "scp":
 		j.copyLike(e, args, detail)
 	case "sed", "perl", "ruby":
 		j.inPlace(e, args, detail)
 	case "chmod", "chown", "chgrp", "chattr", "setfacl":
 		j.chmod(e, args, detail)
-	case "curl", "wget":
-		o := parseOpts(args, "oO", "output")
-		for _, k := range []string{"o", "O"} {
-			if v := o.values[k]; v != "" && v != "-" {
-				j.writesTo(e, []string{v}, kindTruncate, detail)
-			}
-		}
-		if v := o.long["output"]; v != "" && v != "-" {
-			j.writesTo(e, []string{v}, kindTruncate, detail)
-		}
 	case "parted":
 		if containsAny(args, "mklabel", "mktable", "rm") {
 			j.add(RuleMkfs, detail)
 		}
 	case "sgdisk":
 		o := parseOpts(args, "")
-		if o.has('Z', "zap-all") || o.has('o', "clear") {
+		if o.Has('Z', "zap-all") || o.Has('o', "clear") {
 			j.add(RuleMkfs, detail)
 		}
 	case "diskutil":
@@ -245,6 +233,10 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 			}
 		}
 	default:
+		if p := programs.Lookup(name); p.Is(programs.Downloader) && p.Outputs != nil {
+			// curl -o F, curl -O URL (the URL's name in the directory), wget
+			j.writesTo(e, p.Outputs(args), kindTruncate, detail)
+		}
 		j.system(all, i, e, args, detail)
 	}
 }
@@ -252,8 +244,8 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 // rm judges rm/unlink targets.
 func (j *judge) rm(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
 	o := parseOpts(args, "")
-	recursive := o.has('r', "recursive") || o.short['R'] || o.has('d', "dir")
-	forced := o.has('f', "force")
+	recursive := o.Has('r', "recursive") || o.Short['R'] || o.Has('d', "dir")
+	forced := o.Has('f', "force")
 	strong := recursive || forced
 	if e.Name == "unlink" {
 		strong = false
@@ -495,24 +487,24 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 	default:
 		o = parseOpts(args, "tS", "target-directory", "suffix")
 	}
-	pos := o.pos
+	pos := o.Pos
 	dest := ""
-	if v := o.values["t"]; v != "" {
+	if v := o.Values["t"]; v != "" {
 		dest = v
-	} else if v := o.long["target-directory"]; v != "" {
+	} else if v := o.Long["target-directory"]; v != "" {
 		dest = v
 	} else if len(pos) >= 2 {
 		dest = pos[len(pos)-1]
 		pos = pos[:len(pos)-1]
 	}
-	if dest == "" || isRemote(dest) {
+	if dest == "" || programs.IsRemote(dest) {
 		return
 	}
 	p, ok := j.resolve(dest, e.Dir)
 	if !ok {
 		return
 	}
-	if e.Name == "rsync" && o.longPrefix("delete") {
+	if e.Name == "rsync" && o.LongPrefix("delete") {
 		switch j.locate(p) {
 		case locHome, locHomeDot, locSystem:
 			j.add(RuleRsyncDeleteHome, detail)
@@ -528,15 +520,6 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 	if e.Name == "mv" {
 		j.writesTo(e, pos, kindDelete, detail)
 	}
-}
-
-// isRemote matches scp/rsync remote operands (host:path, rsync://).
-func isRemote(s string) bool {
-	if strings.Contains(s, "://") {
-		return true
-	}
-	k := strings.IndexByte(s, ':')
-	return k > 0 && !strings.Contains(s[:k], "/")
 }
 
 // inPlace judges sed -i / perl -i / ruby -i file edits.
@@ -575,15 +558,15 @@ func (j *judge) inPlace(e *parse.Exec, args []string, detail string) {
 // and changes to protected files.
 func (j *judge) chmod(e *parse.Exec, args []string, detail string) {
 	o := parseOpts(args, "", "reference")
-	pos := o.pos
-	if _, ref := o.long["reference"]; !ref && len(pos) > 0 && e.Name != "chattr" && e.Name != "setfacl" {
+	pos := o.Pos
+	if _, ref := o.Long["reference"]; !ref && len(pos) > 0 && e.Name != "chattr" && e.Name != "setfacl" {
 		if e.Name == "chmod" && isSetuidMode(pos[0]) {
 			j.add(RuleSetuid, detail)
 		}
 		pos = pos[1:]
 	}
 	// chmod -x, +x style modes parse as short options; that is fine.
-	recursive := o.has('R', "recursive")
+	recursive := o.Has('R', "recursive")
 	for _, t := range pos {
 		p, ok := j.resolve(t, e.Dir)
 		if !ok {
@@ -627,21 +610,6 @@ func isSetuidMode(m string) bool {
 	return false
 }
 
-// nonReaders never print or send a file's content.
-var nonReaders = map[string]bool{
-	"ls": true, "stat": true, "test": true, "[": true, "[[": true, "file": true, "chmod": true,
-	"chown": true, "chgrp": true, "mkdir": true, "touch": true, "realpath": true, "readlink": true,
-	"dirname": true, "basename": true, "du": true, "echo": true, "printf": true, "cd": true,
-	"pushd": true, "ssh-add": true, "ssh-keygen": true, "rm": true, "unlink": true, "git": true,
-	"which": true, "type": true, "command": true, "man": true, "export": true, "ln": true,
-	"shred": true, "trash": true, "mv": true, "wc": true, "true": true, "false": true,
-	"sentinel": true, "ssh-copy-id": true, "find": true, "fd": true, "tree": true, "lsof": true,
-	"chattr": true, "setfacl": true, "getfacl": true, "code": true,
-}
-
-// keyOptions are options whose value is a key file used, not read out.
-var keyOptions = map[string]string{"ssh": "iF", "scp": "iF", "sftp": "iF", "rsync": "", "ssh-keyscan": "", "git": ""}
-
 // reads looks for secret files among the operands of commands that read.
 func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 	name := e.Name
@@ -653,10 +621,10 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 		return
 	case "printenv":
 		o := parseOpts(args, "")
-		if len(o.pos) == 0 {
+		if len(o.Pos) == 0 {
 			j.envDump(detail)
 		}
-		for _, v := range o.pos {
+		for _, v := range o.Pos {
 			if secretName(v) {
 				j.add(RuleSecretRead, detail)
 				if j.secretRead == "" {
@@ -670,23 +638,21 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 			j.envDump(detail)
 		}
 		return
-	case "security":
-		if len(args) > 0 && (strings.HasPrefix(args[0], "find-") || args[0] == "dump-keychain" || args[0] == "export") {
-			j.secretReadHit(detail)
-		}
-		return
-	case "gpg", "gpg2":
-		for _, a := range args {
-			if strings.HasPrefix(a, "--export-secret") {
-				j.secretReadHit(detail)
-				return
-			}
+	}
+	p := programs.Lookup(name)
+	if p != nil && p.PrintsCredentials != nil && p.PrintsCredentials(args) {
+		j.secretReadHit(detail) // gh auth token, kubectl get secret -o yaml
+		if p.Is(programs.NonReader) {
+			return
 		}
 	}
-	if nonReaders[name] || e.Synthetic {
+	if p.Is(programs.NonReader) || e.Synthetic {
 		return
 	}
-	skip := keyOptions[name]
+	skip := ""
+	if p != nil {
+		skip = p.KeyOpts
+	}
 	n := len(e.Argv) - 1
 	switch name {
 	case "cp", "install", "rsync", "scp":
@@ -782,49 +748,23 @@ func secretVarRef(s string) string {
 	return ""
 }
 
-var netCommands = map[string]bool{
-	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "scp": true,
-	"sftp": true, "ssh": true, "rsync": true, "ftp": true, "tftp": true, "telnet": true, "http": true,
-	"https": true, "xh": true, "aria2c": true, "lftp": true, "smbclient": true, "mail": true,
-	"sendmail": true, "mutt": true,
-}
-
-// hostFirst: the first operand of these is the host.
-var hostFirst = map[string]string{"ssh": "bcDEeFIiJLlmOopQRSWw", "nc": "psiwqWX", "ncat": "psiwqWX", "netcat": "psiwqWX", "telnet": "bl", "ftp": "", "sftp": "iFPloS", "lftp": "up", "smbclient": ""}
-
 // network records a network send (for the exfiltration combination) unless
 // every host it names is allowed.
 func (j *judge) network(e *parse.Exec, args []string, detail string) {
-	if uploads(e.Name, args) {
+	p := programs.Lookup(e.Name)
+	if p == nil {
+		return
+	}
+	if p.Uploads != nil && p.Uploads(args) {
 		j.sendsTo(detail, "")
 		return
 	}
-	if !netCommands[e.Name] {
-		return
+	if !p.Is(programs.NetSender) || p.Is(programs.Uploader) {
+		return // an uploader sends only what Uploads says (gh pr list sends nothing of ours)
 	}
-	var hosts []string
-	if sv, ok := hostFirst[e.Name]; ok {
-		o := parseOpts(args, sv)
-		if len(o.pos) > 0 {
-			hosts = append(hosts, hostOf(o.pos[0]))
-		}
-	} else {
-		remote := false
-		for _, a := range args {
-			if strings.HasPrefix(a, "-") {
-				continue
-			}
-			if strings.Contains(a, "://") || (e.Name != "curl" && e.Name != "wget" && isRemote(a)) {
-				hosts = append(hosts, hostOf(a))
-				remote = true
-			} else if (e.Name == "curl" || e.Name == "wget" || e.Name == "http" || e.Name == "https" || e.Name == "xh") && looksLikeHost(a) {
-				hosts = append(hosts, hostOf(a))
-				remote = true
-			}
-		}
-		if (e.Name == "rsync" || e.Name == "scp") && !remote {
-			return // local copy
-		}
+	hosts, local := programs.Hosts(e.Name, args)
+	if local {
+		return // rsync/scp between local paths
 	}
 	allowed := len(hosts) > 0
 	for _, h := range hosts {
@@ -838,78 +778,17 @@ func (j *judge) network(e *parse.Exec, args []string, detail string) {
 	j.sendsTo(detail, "")
 }
 
-// uploads reports the CLIs that send local files to a service without a URL
-// on the command line (gh gist create FILE, aws s3 cp FILE s3://...): the
-// network half of the exfiltration combination, like curl -d @FILE.
-func uploads(name string, args []string) bool {
-	sub := func(words ...string) bool {
-		if len(args) < len(words) {
-			return false
-		}
-		for i, w := range words {
-			if args[i] != w {
-				return false
-			}
-		}
-		return true
-	}
-	hasPrefixArg := func(prefixes ...string) bool {
-		for _, a := range args {
-			for _, p := range prefixes {
-				if strings.HasPrefix(a, p) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	switch name {
-	case "gh":
-		return sub("gist", "create") || sub("gist", "edit") || sub("release", "upload") ||
-			sub("release", "create") || sub("secret", "set") || sub("api")
-	case "aws":
-		return (sub("s3", "cp") || sub("s3", "sync") || sub("s3", "mv")) && hasPrefixArg("s3://")
-	case "gsutil":
-		return hasPrefixArg("gs://")
-	case "gcloud":
-		return sub("storage") && hasPrefixArg("gs://")
-	case "s3cmd":
-		return sub("put") || sub("sync")
-	case "rclone":
-		return sub("copy") || sub("sync") || sub("move") || sub("copyto") || sub("rcat")
-	case "az":
-		return sub("storage", "blob", "upload") || sub("storage", "blob", "upload-batch")
-	case "azcopy", "croc", "magic-wormhole", "wormhole":
-		return true
-	}
-	return false
-}
-
-func looksLikeHost(a string) bool {
-	h := a
-	if k := strings.IndexAny(h, "/:"); k >= 0 {
-		h = h[:k]
-	}
-	return strings.Count(h, ".") >= 1 && !strings.HasPrefix(h, ".") && !strings.ContainsAny(h, "@=$ ") && !strings.HasPrefix(a, "/")
-}
-
 func (j *judge) sendsTo(detail, _ string) {
 	if j.networkSend == "" {
 		j.networkSend = detail
 	}
 }
 
-var shellsAndInterpreters = map[string]bool{
-	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true,
-	"python": true, "python3": true, "python2": true, "node": true, "perl": true, "ruby": true,
-	"php": true, "deno": true, "bun": true, "lua": true, "Rscript": true, "pwsh": true,
-}
-
 // procSubstCode finds "bash <(curl ...)": a shell or interpreter whose
 // script operand is a process substitution. It returns the command names
 // inside it.
 func procSubstCode(e *parse.Exec) ([]string, bool) {
-	if !shellsAndInterpreters[e.Name] {
+	if !programs.RunsCode(e.Name) {
 		return nil, false
 	}
 	for _, w := range e.Argv[1:] {
@@ -941,50 +820,30 @@ func procSubstCode(e *parse.Exec) ([]string, bool) {
 // commands whose output becomes the code.
 func (j *judge) runsCode(src []string, detail string) {
 	switch {
-	case anyIn(src, downloaders):
+	case anyIs(src, programs.Downloader):
 		j.add(RuleRemoteCodePipe, detail)
-	case anyIn(src, decoders):
+	case anyIs(src, programs.Decoder):
 		j.add(RuleDecodeExec, detail)
-	case len(src) > 0 && allIn(src, envSetup):
+	case len(src) > 0 && allAre(src, programs.EnvSetup):
 		// eval "$(ssh-agent -s)", eval "$(pyenv init -)": well-known setup
 	default:
 		j.add(RuleEvalDynamic, detail)
 	}
 }
 
-var downloaders = map[string]bool{
-	"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true, "xh": true,
-	"lwp-request": true, "GET": true, "nc": true, "ncat": true, "socat": true, "ssh": true, "scp": true,
-	"lftp": true, "ftp": true, "tftp": true, "httpie": true, "invoke-webrequest": true, "iwr": true,
-}
-
-var decoders = map[string]bool{
-	"base64": true, "base32": true, "basenc": true, "xxd": true, "openssl": true, "uudecode": true,
-	"gunzip": true, "gzip": true, "zcat": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true,
-	"rev": true, "tr": true, "gpg": true, "od": true,
-}
-
-var envSetup = map[string]bool{
-	"ssh-agent": true, "pyenv": true, "rbenv": true, "nodenv": true, "direnv": true, "brew": true,
-	"conda": true, "fnm": true, "zoxide": true, "starship": true, "opam": true, "dircolors": true,
-	"keychain": true, "gpg-agent": true, "jenv": true, "goenv": true, "mise": true, "rtx": true,
-	"asdf": true, "thefuck": true, "register-python-argcomplete": true, "luarocks": true,
-	"perl": false, "rustup": true, "nvm": true, "volta": true, "pipenv": true, "poetry": true,
-	"atuin": true, "mcfly": true, "oh-my-posh": true, "kubectl": true, "helm": true, "gh": true,
-}
-
-func anyIn(xs []string, set map[string]bool) bool {
+// anyIs reports a command name among xs that is a program of kind k.
+func anyIs(xs []string, k programs.Kind) bool {
 	for _, x := range xs {
-		if set[x] {
+		if programs.Is(x, k) {
 			return true
 		}
 	}
 	return false
 }
 
-func allIn(xs []string, set map[string]bool) bool {
+func allAre(xs []string, k programs.Kind) bool {
 	for _, x := range xs {
-		if !set[x] {
+		if !programs.Is(x, k) {
 			return false
 		}
 	}

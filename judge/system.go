@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // system judges privilege, system, infrastructure and data commands.
@@ -60,12 +61,12 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 		j.add(RuleKillAll, detail)
 	case "pkill", "killall":
 		o := parseOpts(args, "u", "user")
-		if len(o.pos) == 0 && (o.values["u"] != "" || o.long["user"] != "") {
+		if len(o.Pos) == 0 && (o.Values["u"] != "" || o.Long["user"] != "") {
 			j.add(RuleKillAll, detail)
 		}
 	case "iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft":
 		o := parseOpts(args, "tP")
-		if o.has('F', "flush") || o.has('X', "delete-chain") || strings.EqualFold(lastOr(args), "ACCEPT") && o.values["P"] != "" {
+		if o.Has('F', "flush") || o.Has('X', "delete-chain") || strings.EqualFold(lastOr(args), "ACCEPT") && o.Values["P"] != "" {
 			j.add(RuleFirewallFlush, detail)
 		}
 	case "ufw":
@@ -79,7 +80,7 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 		}
 	case "pfctl":
 		o := parseOpts(args, "F")
-		if o.short['d'] || o.values["F"] != "" {
+		if o.Short['d'] || o.Values["F"] != "" {
 			j.add(RuleFirewallFlush, detail)
 		}
 	case "setenforce":
@@ -88,19 +89,19 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 		}
 	case "crontab":
 		o := parseOpts(args, "u")
-		if o.short['r'] {
+		if o.Short['r'] {
 			j.add(RuleCrontabRemove, detail)
 		}
 	case "terraform", "tofu", "terragrunt":
 		j.terraform(args, detail)
 	case "pulumi", "cdk", "cdktf", "serverless", "sls":
-		if containsAny(positionals(args), "destroy", "remove") {
+		if containsAny(programs.Operands(args), "destroy", "remove") {
 			j.add(RuleTerraformDestroy, detail)
 		}
 	case "kubectl", "oc", "kubecolor":
 		j.kubectl(args, detail)
 	case "helm":
-		if p := positionals(args); len(p) > 0 && containsAny(p[:1], "uninstall", "delete", "del", "un") {
+		if p := programs.Operands(args); len(p) > 0 && containsAny(p[:1], "uninstall", "delete", "del", "un") {
 			j.add(RuleKubectlDelete, detail)
 		}
 	case "aws", "gcloud", "az", "doctl", "gsutil", "heroku", "fly", "flyctl", "vercel", "netlify",
@@ -126,24 +127,13 @@ func lastOr(args []string) string {
 	return args[len(args)-1]
 }
 
-// positionals are the arguments that do not start with "-".
-func positionals(args []string) []string {
-	var out []string
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 func isFirewallUnit(u string) bool {
 	u = strings.TrimSuffix(u, ".service")
 	return u == "firewalld" || u == "ufw" || u == "nftables" || u == "iptables" || u == "ip6tables" || u == "pf"
 }
 
 func (j *judge) systemctl(args []string, detail string) {
-	p := positionals(args)
+	p := programs.Operands(args)
 	if len(p) == 0 {
 		return
 	}
@@ -234,7 +224,7 @@ func dryRun(args []string) bool {
 
 func (j *judge) kubectl(args []string, detail string) {
 	o := parseOpts(args, "nlfcos", "namespace", "context", "kubeconfig", "selector", "filename", "output", "cluster", "user")
-	if len(o.pos) > 0 && (o.pos[0] == "delete" || o.pos[0] == "drain") && !dryRun(args) {
+	if len(o.Pos) > 0 && (o.Pos[0] == "delete" || o.Pos[0] == "drain") && !dryRun(args) {
 		j.add(RuleKubectlDelete, detail)
 	}
 }
@@ -247,7 +237,7 @@ func (j *judge) cloud(name string, args []string, detail string) {
 	if dryRun(args) {
 		return
 	}
-	p := positionals(args)
+	p := programs.Operands(args)
 	switch name {
 	case "aws":
 		// aws SERVICE OPERATION; s3 rb / s3 rm

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sentinel-guard/sentinel/programs"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -87,18 +88,8 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			next = w.env(c)
 		case "command":
 			next = w.commandBuiltin(c)
-		case "builtin", "nohup", "busybox", "setsid", "chrt", "taskset", "unbuffer", "caffeinate":
+		case "builtin", "nohup", "busybox":
 			next = w.simpleWrapper(c, name)
-		case "exec":
-			next = w.optsWrapper(c, name, optSpec{withArg: "a"})
-		case "nice":
-			next = w.optsWrapper(c, name, optSpec{withArg: "n", long: []string{"adjustment"}})
-		case "timeout":
-			next = w.timeout(c)
-		case "time":
-			next = w.optsWrapper(c, name, optSpec{withArg: "fo", long: []string{"format", "output"}})
-		case "stdbuf":
-			next = w.optsWrapper(c, name, optSpec{withArg: "ioe", long: []string{"input", "output", "error"}})
 		case "ionice":
 			next = w.ionice(c)
 		case "flock":
@@ -112,9 +103,6 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			return output{srcs: []string{name}, data: -1}
 		case "parallel":
 			w.parallel(sc, c)
-			return output{srcs: []string{name}, data: -1}
-		case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash", "yash", "posh":
-			w.shell(sc, c, name)
 			return output{srcs: []string{name}, data: -1}
 		case "eval":
 			w.lastCode = nil
@@ -139,15 +127,6 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			next = w.su(c, name)
 		case "sg":
 			next = w.sg(c)
-		case "pkexec", "run0":
-			next = w.optsWrapper(c, name, optSpec{withArg: "uDM", long: []string{"user", "unit", "property", "slice", "chdir", "setenv", "description", "machine"}})
-		case "chroot":
-			i, _ := scanOpts(c.argv[1:], optSpec{long: []string{"userspec", "groups"}})
-			next = w.unwrapAt(c, name, 1+i+1) // skip the new root
-		case "strace", "ltrace":
-			next = w.optsWrapper(c, name, optSpec{withArg: "oesuaEIPXbpS", long: []string{"output", "expr", "user", "string-limit", "env", "trace", "signal"}})
-		case "unshare", "nsenter", "firejail", "proot", "fakeroot", "catchsegv":
-			next = w.optsWrapper(c, name, optSpec{withArg: "tSG", long: []string{"target", "setuid", "setgid"}})
 		case "trap":
 			w.trap(c)
 			return output{data: -1}
@@ -164,11 +143,23 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			w.kubectl(sc, c, name)
 			return output{srcs: []string{name}, data: -1}
 		default:
-			if lang := interpreterLang(name); lang != "" {
-				w.interpreter(sc, c, name, lang)
+			// the program model says what the rest are
+			p := programs.Lookup(name)
+			switch {
+			case p != nil && p.Run == programs.RunAfterOptions:
+				next = w.optsWrapper(c, name, p.Opts)
+			case p != nil && p.Run == programs.RunAfterOperand:
+				i, _ := scanOpts(c.argv[1:], p.Opts)
+				next = w.unwrapAt(c, name, 1+i+1) // the duration, root or mask
+			case programs.ShellSyntax(name):
+				w.shell(sc, c, name)
 				return output{srcs: []string{name}, data: -1}
+			case programs.Scanned(programs.LangOf(name)):
+				w.interpreter(sc, c, name, programs.LangOf(name))
+				return output{srcs: []string{name}, data: -1}
+			default:
+				return w.plain(c, name)
 			}
-			return w.plain(c, name)
 		}
 		if !next {
 			return output{data: -1}
@@ -447,53 +438,22 @@ func (w *walker) chdir(dir, name string, args []arg) string {
 	return resolve(dir, a.Value)
 }
 
-// optSpec describes a command's options for scanOpts.
-type optSpec struct {
-	withArg string   // short options that take an argument
-	long    []string // long options that take an argument (without --)
+// optSpec is an option grammar from the program model.
+type optSpec = programs.Spec
+
+// scanOpts skips leading options of args (programs.Skip): it returns the
+// index of the first operand and the options seen ("x" or "long" ->
+// argument). A dynamic word ends the options: it may be the command itself.
+func scanOpts(args []arg, sp optSpec) (int, map[string]string) {
+	return programs.Skip(len(args), func(i int) (string, bool) { return args[i].Value, args[i].Static }, sp)
 }
 
-// scanOpts skips leading options of args; it returns the index of the
-// first operand and the options seen ("x" or "long" -> argument). A
-// dynamic word ends the options: it may be the command itself.
-func scanOpts(args []arg, sp optSpec) (int, map[string]string) {
-	flags := map[string]string{}
-	i := 0
-	for i < len(args) {
-		a := args[i]
-		v := a.Value
-		if !a.Static || len(v) < 2 || v[0] != '-' {
-			return i, flags
-		}
-		if v == "--" {
-			return i + 1, flags
-		}
-		if strings.HasPrefix(v, "--") {
-			name, val, hasVal := strings.Cut(v[2:], "=")
-			if !hasVal && slices.Contains(sp.long, name) && i+1 < len(args) {
-				val = args[i+1].Value
-				i++
-			}
-			flags[name] = val
-			i++
-			continue
-		}
-		for j := 1; j < len(v); j++ {
-			ch := v[j : j+1]
-			if strings.Contains(sp.withArg, ch) {
-				if j+1 < len(v) {
-					flags[ch] = v[j+1:]
-				} else if i+1 < len(args) {
-					flags[ch] = args[i+1].Value
-					i++
-				}
-				break
-			}
-			flags[ch] = ""
-		}
-		i++
+// spec is the option grammar the program model gives name.
+func spec(name string) optSpec {
+	if p := programs.Lookup(name); p != nil {
+		return p.Opts
 	}
-	return i, flags
+	return optSpec{}
 }
 
 // optsWrapper unwraps WRAPPER [options] CMD ...
@@ -515,32 +475,18 @@ func (w *walker) unwrapAt(c *cmd, name string, i int) bool {
 
 func (w *walker) simpleWrapper(c *cmd, name string) bool {
 	i := 1
-	if name == "busybox" || name == "builtin" || name == "nohup" {
-		if len(c.argv) > 1 && c.argv[1].Static && strings.HasPrefix(c.argv[1].Value, "-") {
-			if c.argv[1].Value != "--" {
-				w.emit(c) // busybox --list, nohup --help
-				return false
-			}
-			i = 2
+	if len(c.argv) > 1 && c.argv[1].Static && strings.HasPrefix(c.argv[1].Value, "-") {
+		if c.argv[1].Value != "--" {
+			w.emit(c) // busybox --list, nohup --help
+			return false
 		}
-	} else {
-		j, _ := scanOpts(c.argv[1:], optSpec{})
-		i = 1 + j
-		if name == "taskset" && i < len(c.argv) {
-			i++ // the CPU mask
-		}
-		if name == "chrt" && i < len(c.argv) {
-			i++ // the priority
-		}
+		i = 2
 	}
 	return w.unwrapAt(c, name, i)
 }
 
 func (w *walker) sudo(c *cmd, name string) bool {
-	i, flags := scanOpts(c.argv[1:], optSpec{
-		withArg: "ugCDhprtUTc",
-		long:    []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "login-class"},
-	})
+	i, flags := scanOpts(c.argv[1:], spec("sudo"))
 	i++
 	if i >= len(c.argv) {
 		if _, s := flags["s"]; s {
@@ -571,10 +517,7 @@ func (w *walker) sudo(c *cmd, name string) bool {
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
 func (w *walker) env(c *cmd) bool {
-	i, flags := scanOpts(c.argv[1:], optSpec{
-		withArg: "uCSP",
-		long:    []string{"unset", "chdir", "split-string"},
-	})
+	i, flags := scanOpts(c.argv[1:], spec("env"))
 	rest := slices.Clone(c.argv[1+i:])
 	if s, ok := flags["S"]; ok {
 		rest = append(splitWords(s), rest...)
@@ -651,13 +594,8 @@ func (w *walker) commandBuiltin(c *cmd) bool {
 	return w.unwrapAt(c, "command", 1+i)
 }
 
-func (w *walker) timeout(c *cmd) bool {
-	i, _ := scanOpts(c.argv[1:], optSpec{withArg: "sk", long: []string{"signal", "kill-after"}})
-	return w.unwrapAt(c, "timeout", 1+i+1) // skip the duration
-}
-
 func (w *walker) ionice(c *cmd) bool {
-	i, flags := scanOpts(c.argv[1:], optSpec{withArg: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}})
+	i, flags := scanOpts(c.argv[1:], spec("ionice"))
 	for _, k := range []string{"p", "P", "u", "pid", "pgid", "uid"} {
 		if _, ok := flags[k]; ok { // changes other processes
 			w.emit(c)
@@ -668,7 +606,7 @@ func (w *walker) ionice(c *cmd) bool {
 }
 
 func (w *walker) flock(sc *scope, c *cmd) bool {
-	i, flags := scanOpts(c.argv[1:], optSpec{withArg: "wEc", long: []string{"timeout", "conflict-exit-code", "command"}})
+	i, flags := scanOpts(c.argv[1:], spec("flock"))
 	i++ // the lock file or fd
 	rest := c.argv[min(i+1, len(c.argv)):]
 	str, hasC := flags["c"]
@@ -691,7 +629,7 @@ func (w *walker) flock(sc *scope, c *cmd) bool {
 }
 
 func (w *walker) watch(sc *scope, c *cmd) bool {
-	i, flags := scanOpts(c.argv[1:], optSpec{withArg: "nq", long: []string{"interval", "equexit", "differences"}})
+	i, flags := scanOpts(c.argv[1:], spec("watch"))
 	_, x := flags["x"]
 	_, exec := flags["exec"]
 	if x || exec {
@@ -709,10 +647,7 @@ func (w *walker) watch(sc *scope, c *cmd) bool {
 }
 
 func (w *walker) xargs(c *cmd) bool {
-	i, _ := scanOpts(c.argv[1:], optSpec{
-		withArg: "IndPLsaEe",
-		long:    []string{"replace", "max-args", "delimiter", "max-procs", "max-lines", "max-chars", "arg-file", "eof", "process-slot-var"},
-	})
+	i, _ := scanOpts(c.argv[1:], spec("xargs"))
 	// -i and -I give a replacement string; words containing it get input.
 	repl := ""
 	for _, a := range c.argv[1 : 1+i] {
@@ -797,10 +732,7 @@ func (w *walker) find(sc *scope, c *cmd) {
 }
 
 func (w *walker) parallel(sc *scope, c *cmd) {
-	i, _ := scanOpts(c.argv[1:], optSpec{
-		withArg: "jSIdaLnNXC",
-		long:    []string{"jobs", "sshlogin", "colsep", "delimiter", "arg-file", "delay", "timeout", "max-args", "joblog", "results", "workdir", "basefile", "return", "env", "tmpdir", "max-lines", "retries", "halt", "memfree", "load", "tag-string", "sshloginfile"},
-	})
+	i, _ := scanOpts(c.argv[1:], spec("parallel"))
 	rest := c.argv[1+i:]
 	end := slices.IndexFunc(rest, func(a arg) bool {
 		return a.Static && strings.HasPrefix(a.Value, ":::")
@@ -844,8 +776,8 @@ func (w *walker) parallel(sc *scope, c *cmd) {
 // su [options] [-] [USER [ARGS]]: -c STRING runs a shell command as USER;
 // without it su starts USER's shell, which reads stdin.
 func (w *walker) su(c *cmd, name string) bool {
-	spec := optSpec{withArg: "cCgGswu", long: []string{"command", "session-command", "group", "supp-group", "shell", "whitelist-environment", "user"}}
-	i, flags := scanOpts(c.argv[1:], spec)
+	sp := spec("su")
+	i, flags := scanOpts(c.argv[1:], sp)
 	rest := c.argv[1+i:]
 	_, u := flags["u"]
 	_, user := flags["user"]
@@ -856,7 +788,7 @@ func (w *walker) su(c *cmd, name string) bool {
 		rest = rest[1:]
 	}
 	if len(rest) > 0 { // the user, then su options may follow it
-		j, more := scanOpts(rest[1:], spec)
+		j, more := scanOpts(rest[1:], sp)
 		for k, v := range more {
 			flags[k] = v
 		}
@@ -905,7 +837,7 @@ func (w *walker) trap(c *cmd) {
 
 // script -c COMMAND: runs the command with sh -c inside a typescript.
 func (w *walker) script(c *cmd) {
-	_, flags := scanOpts(c.argv[1:], optSpec{withArg: "cEIOBT", long: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "output-limit"}})
+	_, flags := scanOpts(c.argv[1:], spec("script"))
 	str, ok := flags["c"]
 	if s, has := flags["command"]; has {
 		str, ok = s, true

@@ -6,24 +6,6 @@ import (
 	"sync"
 )
 
-// interpreterLang maps an interpreter's name to the language scanned.
-func interpreterLang(name string) string {
-	switch {
-	case name == "python" || name == "pypy" || name == "pypy3" ||
-		strings.HasPrefix(name, "python2") || strings.HasPrefix(name, "python3"):
-		return "python"
-	case name == "node" || name == "nodejs" || name == "deno" || name == "bun":
-		return "js"
-	case name == "perl" || strings.HasPrefix(name, "perl5"):
-		return "perl"
-	case name == "ruby" || name == "jruby":
-		return "ruby"
-	case name == "php" || strings.HasPrefix(name, "php7") || strings.HasPrefix(name, "php8"):
-		return "php"
-	}
-	return ""
-}
-
 // interpreter finds the code an interpreter runs: a one-liner (python -c,
 // node -e, perl -e, ruby -e, php -r, deno eval), a script file, or stdin.
 func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {

@@ -114,7 +114,7 @@ func (w *walker) stdinCode(c *cmd, name, lang string) {
 // ssh HOST [CMD...]: the remote command is the words after the host,
 // joined by spaces and run by the remote shell.
 func (w *walker) ssh(sc *scope, c *cmd) {
-	spec := optSpec{withArg: "pilFJLRDEbcmOQSWwBeI"}
+	spec := spec("ssh")
 	i, _ := scanOpts(c.argv[1:], spec)
 	ops := c.argv[1+i:]
 	if len(ops) == 0 {
@@ -154,12 +154,12 @@ func (w *walker) remoteStdin(c *cmd, o Origin) {
 }
 
 var (
-	dockerGlobal = optSpec{withArg: "Hcl", long: []string{"host", "context", "config", "log-level", "tlscacert", "tlscert", "tlskey"}}
-	composeOpts  = optSpec{withArg: "fp", long: []string{"file", "project-name", "profile", "env-file", "project-directory", "ansi", "parallel", "progress"}}
-	dockerExec   = optSpec{withArg: "euw", long: []string{"env", "user", "workdir", "env-file", "detach-keys", "index"}}
+	dockerGlobal = optSpec{Short: "Hcl", Long: []string{"host", "context", "config", "log-level", "tlscacert", "tlscert", "tlskey"}}
+	composeOpts  = optSpec{Short: "fp", Long: []string{"file", "project-name", "profile", "env-file", "project-directory", "ansi", "parallel", "progress"}}
+	dockerExec   = optSpec{Short: "euw", Long: []string{"env", "user", "workdir", "env-file", "detach-keys", "index"}}
 	dockerRun    = optSpec{
-		withArg: "eupvwlmhcaP",
-		long: []string{"env", "user", "publish", "volume", "workdir", "label", "memory", "hostname", "name",
+		Short: "eupvwlmhcaP",
+		Long: []string{"env", "user", "publish", "volume", "workdir", "label", "memory", "hostname", "name",
 			"network", "net", "entrypoint", "mount", "platform", "cpus", "env-file", "add-host", "device", "dns",
 			"cap-add", "cap-drop", "security-opt", "ulimit", "log-driver", "log-opt", "restart", "shm-size",
 			"tmpfs", "pull", "label-file", "cidfile", "gpus", "ipc", "pid", "runtime", "stop-signal",
@@ -212,7 +212,7 @@ func (w *walker) container(sc *scope, c *cmd, name string) {
 func (w *walker) kubectl(sc *scope, c *cmd, name string) {
 	w.emit(c)
 	args := c.argv[1:]
-	i, _ := scanOpts(args, optSpec{withArg: "ns", long: []string{"namespace", "context", "kubeconfig", "cluster", "user", "server", "token"}})
+	i, _ := scanOpts(args, optSpec{Short: "ns", Long: []string{"namespace", "context", "kubeconfig", "cluster", "user", "server", "token"}})
 	args = args[i:]
 	if len(args) == 0 || args[0].Value != "exec" {
 		return
@@ -222,7 +222,7 @@ func (w *walker) kubectl(sc *scope, c *cmd, name string) {
 	if k := slices.IndexFunc(args, func(a arg) bool { return a.Static && a.Value == "--" }); k >= 0 {
 		rest = args[k+1:]
 	} else {
-		i, _ := scanOpts(args, optSpec{withArg: "cnf", long: []string{"container", "namespace", "filename", "context", "pod-running-timeout"}})
+		i, _ := scanOpts(args, optSpec{Short: "cnf", Long: []string{"container", "namespace", "filename", "context", "pod-running-timeout"}})
 		if i < len(args) {
 			rest = args[i+1:]
 		}

@@ -545,7 +545,7 @@ func itoa(n int) string {
 func (w *walker) builtinVars(sc *scope, c *cmd, name string) {
 	args := c.argv[1:]
 	operands := func(withArg string) []arg {
-		i, flags := scanOpts(args, optSpec{withArg: withArg})
+		i, flags := scanOpts(args, optSpec{Short: withArg})
 		if a, ok := flags["a"]; ok && name == "read" {
 			sc.setDynamic(a)
 		}
@@ -565,7 +565,7 @@ func (w *walker) builtinVars(sc *scope, c *cmd, name string) {
 	}
 	switch name {
 	case "read":
-		i, flags := scanOpts(args, optSpec{withArg: "adinNptu"})
+		i, flags := scanOpts(args, optSpec{Short: "adinNptu"})
 		ops := operands("adinNptu")
 		if len(ops) == 0 {
 			return // REPLY, volatile

@@ -1,0 +1,52 @@
+package programs
+
+// Programs that read, write or delete the files they are given.
+
+var (
+	rmSpec      = S("")
+	copySpec    = S("tS", "target-directory", "suffix")
+	installSpec = S("mogtS", "target-directory", "mode", "owner", "group", "suffix")
+)
+
+var _ = register(
+	&Program{Name: "rm", Kind: Deleter | NonReader, Opts: rmSpec},
+	&Program{Name: "unlink", Kind: Deleter | NonReader},
+	&Program{Name: "rmdir", Kind: Deleter | NonReader},
+	&Program{Name: "rimraf", Kind: Deleter | NonReader},
+	&Program{Name: "trash", Names: []string{"trash-put", "gio"}, Kind: NonReader},
+	&Program{Name: "shred", Names: []string{"srm", "wipe"}, Kind: Deleter | Writer | NonReader, Opts: S("nsx", "iterations", "size", "random-source")},
+	&Program{Name: "cp", Kind: Reader | Writer, Opts: copySpec},
+	&Program{Name: "mv", Kind: Writer | Deleter | NonReader, Opts: copySpec},
+	&Program{Name: "install", Kind: Reader | Writer, Opts: installSpec},
+	&Program{Name: "ln", Kind: Writer | NonReader, Opts: copySpec},
+	&Program{Name: "tee", Names: []string{"sponge"}, Kind: Writer},
+	&Program{Name: "dd", Kind: Reader | Writer},
+	&Program{Name: "truncate", Kind: Writer | NonReader, Opts: S("sr", "size", "reference")},
+	&Program{Name: "sed", Kind: Reader | Writer, Opts: S("ef", "expression", "file")},
+	&Program{Name: "chmod", Kind: Writer | NonReader, Opts: S("", "reference")},
+	&Program{Name: "chown", Names: []string{"chgrp"}, Kind: Writer | NonReader, Opts: S("", "reference", "from")},
+	&Program{Name: "chattr", Names: []string{"setfacl"}, Kind: Writer | NonReader},
+	&Program{Name: "touch", Names: []string{"mkdir"}, Kind: Writer | NonReader},
+	&Program{Name: "tar", Names: []string{"bsdtar"}, Kind: Reader | Writer, Opts: S("fCbTX", "file", "directory", "exclude", "exclude-from", "files-from")},
+	&Program{Name: "unzip", Kind: Writer, Opts: S("dxP")},
+	&Program{Name: "zip", Kind: Reader | Writer},
+	// readers of their operands
+	&Program{Name: "cat", Names: []string{"tac", "nl", "less", "more", "most", "bat", "batcat", "view", "strings", "hexdump", "hd"}, Kind: Reader},
+	&Program{Name: "head", Names: []string{"tail"}, Kind: Reader, Opts: S("nc", "lines", "bytes")},
+	&Program{Name: "grep", Names: []string{"egrep", "fgrep", "rg", "ag", "ack", "zgrep"}, Kind: Reader},
+	&Program{Name: "diff", Names: []string{"cmp", "comm", "sort", "uniq", "cut", "paste", "jq", "yq", "column", "fold", "fmt", "iconv"}, Kind: Reader},
+	&Program{Name: "vim", Names: []string{"vi", "nvim", "nano", "emacs", "ed", "ex"}, Kind: Reader | Writer},
+	&Program{Name: "sha256sum", Names: []string{"sha1sum", "md5sum", "sha512sum", "b2sum", "cksum", "shasum"}, Kind: NonReader},
+	// never print a file's content
+	&Program{Name: "ls", Names: []string{"exa", "eza", "lsd"}, Kind: NonReader | Lister},
+	&Program{Name: "find", Kind: NonReader | Lister | Runner},
+	&Program{Name: "fd", Names: []string{"fdfind"}, Kind: NonReader | Lister | Runner, Opts: S("xXteEdj", "exec", "exec-batch", "type", "extension", "exclude", "max-depth")},
+	&Program{Name: "tree", Kind: NonReader | Lister},
+	&Program{Name: "locate", Names: []string{"plocate", "mlocate"}, Kind: NonReader | Lister},
+	&Program{Name: "stat", Names: []string{"file", "realpath", "readlink", "dirname", "basename", "du", "wc", "lsof", "getfacl", "test", "[", "[["}, Kind: NonReader},
+	&Program{Name: "cd", Names: []string{"pushd", "popd", "which", "type", "man", "export", "true", "false", "code", "whereis"}, Kind: NonReader},
+	&Program{Name: "ssh-add", Names: []string{"ssh-keygen", "ssh-copy-id"}, Kind: NonReader},
+)
+
+// Listers print file names: their output piped to xargs becomes arguments.
+// git ls-files is one too (git's table says so).

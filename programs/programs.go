@@ -1,0 +1,233 @@
+// Package programs is what sentinel knows about the programs a command
+// runs: for each program (or family) its option grammar and what it is (a
+// shell, an interpreter, a downloader, a decoder, a network sender, an
+// uploader, a printer of credentials, a reader, writer or deleter of files,
+// a runner of other commands, a carrier of command-running settings).
+//
+// Every pass reads from here: parse (wrappers, shells, interpreters),
+// every rule of package judge, laundering, and the census's classes. A
+// reader who wants to know what sentinel knows about git or curl opens
+// git.go or net.go. Nothing else keeps its own list of program names.
+//
+// The package is pure data plus small pure functions over argument lists;
+// it never executes or opens anything.
+package programs
+
+import "strings"
+
+// Kind is a set of what a program is.
+type Kind uint32
+
+// The kinds. A program may be several (ssh is a network sender and a runner
+// of remote commands; curl a downloader and a network sender).
+const (
+	Shell           Kind = 1 << iota // runs shell code: -c STRING, a script, stdin
+	Interpreter                      // runs code of another language (Lang)
+	Downloader                       // fetches content from the network; its output may be code
+	Decoder                          // turns encoded text back into text (in decode mode: Decodes)
+	NetSender                        // sends data over the network: the network half of exfiltration
+	Uploader                         // sends local files to a service without a URL on the line (Uploads)
+	CredPrinter                      // prints credentials (PrintsCredentials)
+	Reader                           // prints or sends the files named by its operands
+	NonReader                        // never prints a file's content (ls, stat, chmod ...)
+	Writer                           // writes the files named by its operands or options
+	Deleter                          // deletes the files named by its operands
+	Runner                           // runs another command (Run says where it sits)
+	SettingsCarrier                  // takes settings that run commands (git -c core.pager=...)
+	EnvSetup                         // prints shell setup code meant for eval "$(x init)"
+	Lister                           // prints file names (find, fd, ls, git ls-files): feeds xargs
+	Database                         // a database client: runs the SQL it is given
+	Privilege                        // runs a command as another (root) user
+	Scheduler                        // runs commands later (cron, at, systemd timers)
+)
+
+// Has reports whether k includes every kind in want.
+func (k Kind) Has(want Kind) bool { return k&want == want }
+
+// Any reports whether k includes one of the kinds in want.
+func (k Kind) Any(want Kind) bool { return k&want != 0 }
+
+// Run says where the command a Runner runs sits in its arguments.
+type Run int
+
+const (
+	RunNone         Run = iota // not a simple runner (handled by its own code)
+	RunAfterOptions            // the first operand after the options: nice, exec, stdbuf
+	RunAfterOperand            // after one more operand: timeout DURATION, chroot ROOT, taskset MASK
+)
+
+// Program is one entry of the model.
+type Program struct {
+	Name  string
+	Names []string // other names for the same program (nodejs for node)
+	Kind  Kind
+	Lang  string // Interpreter: "python", "js", "perl", "ruby", "php", "lua", ...
+	// Opts is the option grammar: which options take a value.
+	Opts Spec
+	// Inline are the short options whose value (or next word) is code to run
+	// (python -c, node -e, perl -e, sh -c).
+	Inline string
+	// Attached are options whose value is written onto them (perl -i.bak).
+	Attached string
+	// Module is the option that runs a module instead of a script
+	// (python -m); Check the option that only checks the syntax and runs
+	// nothing (node -c, perl -c, php -l).
+	Module, Check string
+	// Run and RunSkip say where a Runner's command sits.
+	Run Run
+	// HostFirst: the first operand is the host (ssh HOST, nc HOST PORT).
+	HostFirst bool
+	// URLHost: bare operands that look like host names are hosts (curl x.io).
+	URLHost bool
+	// KeyOpts are short options whose value is a key file used, not read out
+	// (ssh -i KEY).
+	KeyOpts string
+	// Decodes reports whether the arguments put a Decoder in decode mode.
+	Decodes func(args []string) bool
+	// Uploads reports whether the arguments make an Uploader send files.
+	Uploads func(args []string) bool
+	// PrintsCredentials reports whether the arguments make it print a
+	// credential (gh auth token, kubectl get secret -o yaml).
+	PrintsCredentials func(args []string) bool
+	// Outputs are the files it writes by its options (curl -o F, -O), not
+	// by redirects; paths as written.
+	Outputs func(args []string) []string
+}
+
+// Is reports whether p is non-nil and of every kind in k.
+func (p *Program) Is(k Kind) bool { return p != nil && p.Kind.Has(k) }
+
+// Parse splits args GNU style with the program's option grammar.
+func (p *Program) Parse(args []string) Opts {
+	if p == nil {
+		return Parse(args, Spec{})
+	}
+	return Parse(args, p.Opts)
+}
+
+var index = map[string]*Program{}
+
+// register adds a family's table to the model. Each family file calls it
+// from a package-level var, so that the tables are all there before any
+// function of the package runs.
+func register(ps ...*Program) bool {
+	for _, p := range ps {
+		for _, n := range append([]string{p.Name}, p.Names...) {
+			if _, dup := index[n]; dup {
+				panic("programs: " + n + " is in two tables")
+			}
+			index[n] = p
+		}
+	}
+	return true
+}
+
+// Lookup returns what the model knows about a command name (a base name:
+// "python3.12", "nodejs", "cmd.exe"), or nil. Versioned names resolve to
+// their program: python3.12 and python3 are python, php8.2 is php, pip3.11
+// is pip. A name in the model with its own digits (python2, base64) is
+// found first as it is.
+func Lookup(name string) *Program {
+	if p, ok := index[name]; ok {
+		return p
+	}
+	n := strings.TrimSuffix(strings.ToLower(name), ".exe")
+	if p, ok := index[n]; ok {
+		return p
+	}
+	// strip a version suffix: digits, dots, dashes and underscores
+	s := strings.TrimRight(n, "0123456789.-_")
+	if s != n && s != "" {
+		if p, ok := index[s]; ok {
+			return p
+		}
+	}
+	return nil
+}
+
+// Is reports whether the command name is a program of every kind in k.
+func Is(name string, k Kind) bool { return Lookup(name).Is(k) }
+
+// All returns every program of the model once, in no particular order.
+func All() []*Program {
+	seen := map[*Program]bool{}
+	var out []*Program
+	for _, p := range index {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// LangOf is the language an interpreter runs ("" when name is not one).
+func LangOf(name string) string {
+	if p := Lookup(name); p.Is(Interpreter) {
+		return p.Lang
+	}
+	return ""
+}
+
+// RunsCode reports a shell or an interpreter: a program whose script
+// operand, -c/-e value or stdin is code.
+func RunsCode(name string) bool {
+	p := Lookup(name)
+	return p != nil && p.Kind.Any(Shell|Interpreter)
+}
+
+// sub reports whether args start with words (subcommand matching).
+func sub(args []string, words ...string) bool {
+	if len(args) < len(words) {
+		return false
+	}
+	for i, w := range words {
+		if args[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// Operands are the arguments that do not start with "-".
+func Operands(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func anyPrefix(args []string, prefixes ...string) bool {
+	for _, a := range args {
+		for _, p := range prefixes {
+			if strings.HasPrefix(a, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func has(args []string, want ...string) bool {
+	for _, a := range args {
+		for _, w := range want {
+			if a == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// HasShortFlag matches c inside a cluster of short options (-rp, -di).
+func HasShortFlag(args []string, c byte) bool {
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], c) >= 0 {
+			return true
+		}
+	}
+	return false
+}

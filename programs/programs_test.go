@@ -1,0 +1,89 @@
+package programs
+
+import "testing"
+
+func TestLookupVersionedNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"python3.12": "python", "python3": "python", "pypy3.10": "python", "python2.7": "python",
+		"nodejs": "node", "node18": "node", "php8.2": "php", "perl5.36": "perl", "ruby3.3": "ruby",
+		"lua5.4": "lua", "bash": "bash", "rbash": "bash", "cmd.exe": "cmd", "powershell.exe": "powershell",
+		"pwsh": "powershell", "base64": "base64", "base32": "base64", "gpg2": "gpg",
+	} {
+		if p := Lookup(name); p == nil || p.Name != want {
+			t.Errorf("Lookup(%q) = %v, want %s", name, p, want)
+		}
+	}
+	for _, name := range []string{"", "ls2", "pythonic", "nodemon", "gitk"} {
+		if p := Lookup(name); p != nil && (p.Name == "python" || p.Name == "node" || p.Name == "git") {
+			t.Errorf("Lookup(%q) = %s, want none", name, p.Name)
+		}
+	}
+}
+
+func TestKinds(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		k    Kind
+		want bool
+	}{
+		{"python3.12", Interpreter, true}, {"nodejs", Interpreter, true}, {"bash", Shell, true},
+		{"curl", Downloader | NetSender, true}, {"base64", Decoder, true}, {"ls", NonReader, true},
+		{"cat", NonReader, false}, {"sudo", Privilege, true}, {"gh", CredPrinter, true},
+	} {
+		if got := Is(c.name, c.k); got != c.want {
+			t.Errorf("Is(%s, %b) = %v", c.name, c.k, got)
+		}
+	}
+	if LangOf("python3.12") != "python" || LangOf("nodejs") != "js" || LangOf("ls") != "" {
+		t.Error("LangOf")
+	}
+}
+
+func TestCurlOutputs(t *testing.T) {
+	p := Lookup("curl")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-O", "https://x.example/.bashrc"}, ".bashrc"},
+		{[]string{"-fsSLO", "https://x.example/i.sh"}, "i.sh"},
+		{[]string{"-o", "out.sh", "https://x.example/i"}, "out.sh"},
+		{[]string{"--output-dir", "d", "-O", "https://x.example/a.sh?x=1"}, "d/a.sh"},
+	} {
+		got := p.Outputs(c.args)
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("curl %v: outputs %v, want %s", c.args, got, c.want)
+		}
+	}
+	if got := p.Outputs([]string{"-s", "https://x.example/i"}); len(got) != 0 {
+		t.Errorf("curl to stdout: %v", got)
+	}
+}
+
+func TestGitCode(t *testing.T) {
+	for _, k := range []string{"core.fsmonitor", "core.sshCommand", "core.pager", "sequence.editor",
+		"credential.helper", "filter.lfs.smudge", "diff.x.textconv", "alias.x", "pager.log", "core.hooksPath"} {
+		if !GitCodeKey(k) {
+			t.Errorf("GitCodeKey(%s) = false", k)
+		}
+	}
+	for _, k := range []string{"user.name", "user.email", "core.autocrlf", "pull.rebase", "init.defaultBranch", "remote.origin.url"} {
+		if GitCodeKey(k) {
+			t.Errorf("GitCodeKey(%s) = true", k)
+		}
+	}
+	if c, ok := GitCodeArgs("rebase", []string{"-i", "--exec", "make test", "main"}); !ok || c[0] != "make test" {
+		t.Errorf("rebase --exec: %v %v", c, ok)
+	}
+	if _, ok := GitCodeArgs("rebase", []string{"-i", "main"}); ok {
+		t.Error("plain rebase runs code")
+	}
+}
+
+func TestSkip(t *testing.T) {
+	words := []string{"-n", "5", "--", "rm", "-rf"}
+	i, flags := Skip(len(words), func(k int) (string, bool) { return words[k], true }, S("n"))
+	if i != 3 || flags["n"] != "5" {
+		t.Errorf("Skip = %d %v", i, flags)
+	}
+}
