@@ -1,7 +1,13 @@
 // Package bundle writes and reads export bundles: a self-contained,
-// versioned JSON file with a register's entries (each disclosed in full or
-// as a commitment only), its seals with Rekor's answers, and the operator's
-// public key. `sentinel verify --bundle` needs nothing else.
+// versioned JSON file with a register's entries (each shown in full, with
+// its fields but not its input, or withheld), its register seals and
+// artifact seals (protocol files, census) with Rekor's answers, and the
+// operator's public key. `sentinel verify --bundle` needs nothing else.
+//
+// Reading streams: the header (everything but the entries) is read first and
+// the entries one at a time, so verifying or replaying a bundle takes
+// constant memory whatever its size. The writer puts "entries" last; the
+// reader requires it.
 package bundle
 
 import (
@@ -11,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"sort"
 	"strconv"
@@ -21,8 +28,12 @@ import (
 	"github.com/sentinel-guard/sentinel/seal"
 )
 
-// Format is the version tag of the bundle format.
-const Format = "sentinel-bundle/v1"
+// Format is the version tag of the bundle format this sentinel writes.
+// v2 added artifact seals and withheld entries; v1 bundles still read.
+const Format = "sentinel-bundle/v2"
+
+// formatV1 is read, never written.
+const formatV1 = "sentinel-bundle/v1"
 
 // Seal is a seal as a bundle carries it.
 type Seal struct {
@@ -39,23 +50,65 @@ type Seal struct {
 	RekorEntry json.RawMessage `json:"rekor_entry"`
 }
 
-// Bundle is a parsed bundle.
-type Bundle struct {
-	Format      string            `json:"format"`
-	RegisterID  string            `json:"register_id"`
-	CreatedAt   time.Time         `json:"created_at"`
-	OperatorKey string            `json:"operator_key"` // PEM
-	Seals       []Seal            `json:"seals"`
-	Entries     []*register.Entry `json:"entries"`
+// Artifact is an artifact seal (a protocol file, a census) as a bundle
+// carries it: the signed statement itself, so that its sha256 (what the log
+// holds) can be recomputed, and Rekor's answer.
+type Artifact struct {
+	ID         int64           `json:"id"`
+	Kind       string          `json:"kind"`
+	Statement  string          `json:"statement"`
+	Signature  []byte          `json:"signature"`
+	RekorURL   string          `json:"rekor_url"`
+	RekorUUID  string          `json:"rekor_uuid"`
+	RekorEntry json.RawMessage `json:"rekor_entry"`
 }
 
-// Selection says which entries are disclosed.
+// Header is everything in a bundle but its entries.
+type Header struct {
+	Format      string     `json:"format"`
+	RegisterID  string     `json:"register_id"`
+	CreatedAt   time.Time  `json:"created_at"`
+	OperatorKey string     `json:"operator_key"` // PEM
+	Seals       []Seal     `json:"seals"`
+	Artifacts   []Artifact `json:"artifacts"`
+}
+
+// Bundle is a bundle: its header and its entries, either in memory
+// (Decode) or streamed from its file at each pass (Read).
+type Bundle struct {
+	Header
+	Entries []*register.Entry `json:"entries"` // in memory; nil when streamed
+	path    string
+}
+
+// Selection says which entries a disclosure level applies to.
 type Selection struct {
 	All  bool
 	Seqs map[int64]bool
 }
 
-// ParseSelection reads --disclose: "all", "none", or "1,5,7-9".
+// Disclosure says, per entry, what a bundle shows:
+//
+//   - Input entries: every field, the tool input and its salt (the input is
+//     checked against the entry's commitment);
+//   - Fields entries: every field of the entry (kind, time, session and
+//     tool_use ids, cwd, tool, decision, rules, reason, mode, catalog,
+//     commitment) but not the input;
+//   - every other entry is withheld: its sequence number, hash and previous
+//     hash only. Its hash covers its salted input commitment, so none of its
+//     fields (cwd, ids, times, rules, reasons) can be guessed or brute-forced
+//     from it; disclosing the entry later shows fields that verify against
+//     the same hash and seals.
+//
+// Fields cannot be coarsened instead (a day for a time, a directory's last
+// element for a cwd): the entry hash covers them exactly, so a coarsened
+// entry would not verify.
+type Disclosure struct {
+	Input  Selection
+	Fields Selection
+}
+
+// ParseSelection reads --disclose and --fields: "all", "none", or "1,5,7-9".
 func ParseSelection(s string) (Selection, error) {
 	switch s {
 	case "all":
@@ -73,7 +126,7 @@ func ParseSelection(s string) (Selection, error) {
 			b, err2 = strconv.ParseInt(hi, 10, 64)
 		}
 		if err1 != nil || err2 != nil || a < 1 || b < a || b-a > 10_000_000 {
-			return Selection{}, fmt.Errorf("--disclose %q: %q is not a sequence number or range (want all, none or e.g. 1,5,7-9)", s, part)
+			return Selection{}, fmt.Errorf("%q: %q is not a sequence number or range (want all, none or e.g. 1,5,7-9)", s, part)
 		}
 		for q := a; q <= b; q++ {
 			sel.Seqs[q] = true
@@ -82,96 +135,229 @@ func ParseSelection(s string) (Selection, error) {
 	return sel, nil
 }
 
-func (s Selection) has(seq int64) bool { return s.All || s.Seqs[seq] }
+// Has reports whether seq is selected.
+func (s Selection) Has(seq int64) bool { return s.All || s.Seqs[seq] }
 
-// Write streams a bundle of reg to w: every entry (disclosed ones with
-// input and salt), every sealed seal, the operator key. Pending seals are
-// left out: they prove nothing yet. It returns the number of entries and of
-// disclosed entries.
-func Write(w io.Writer, reg *register.Register, operatorPEM []byte, sel Selection, now time.Time) (entries, disclosed int64, err error) {
+// withheldEntry is what a withheld entry shows.
+type withheldEntry struct {
+	Seq      int64  `json:"seq"`
+	PrevHash string `json:"prev_hash"`
+	Hash     string `json:"hash"`
+}
+
+// Counts says how many entries a bundle shows at each level.
+type Counts struct {
+	Entries, Input, Fields, Withheld int64
+}
+
+// Write streams a bundle of reg to w: every entry at its disclosure level,
+// every sealed register and artifact seal, the operator key. Pending seals
+// are left out: they prove nothing yet.
+func Write(w io.Writer, reg *register.Register, operatorPEM []byte, d Disclosure, now time.Time) (Counts, error) {
+	var n Counts
 	recs, err := seal.Records(reg.DB(), seal.SubjectRegister)
 	if err != nil {
-		return 0, 0, err
+		return n, err
 	}
-	seals := []Seal{}
+	arts, err := seal.Records(reg.DB(), seal.SubjectArtifact)
+	if err != nil {
+		return n, err
+	}
+	h := Header{Format: Format, RegisterID: reg.ID(), CreatedAt: now.UTC().Truncate(time.Second),
+		OperatorKey: string(operatorPEM), Seals: []Seal{}, Artifacts: []Artifact{}}
 	for _, r := range recs {
-		if r.Status != seal.StatusSealed {
-			continue
+		if r.Status == seal.StatusSealed {
+			h.Seals = append(h.Seals, Seal{ID: r.ID, Kind: r.Kind, Size: r.Size, Root: r.Root, Head: r.Head,
+				Prev: r.Prev, Checkpoint: r.Checkpoint, Signature: r.Signature, RekorURL: r.RekorURL,
+				RekorUUID: r.RekorUUID, RekorEntry: json.RawMessage(r.RekorEntry)})
 		}
-		seals = append(seals, Seal{ID: r.ID, Kind: r.Kind, Size: r.Size, Root: r.Root, Head: r.Head,
-			Prev: r.Prev, Checkpoint: r.Checkpoint, Signature: r.Signature, RekorURL: r.RekorURL,
-			RekorUUID: r.RekorUUID, RekorEntry: json.RawMessage(r.RekorEntry)})
+	}
+	for _, r := range arts {
+		if r.Status == seal.StatusSealed {
+			h.Artifacts = append(h.Artifacts, Artifact{ID: r.ID, Kind: r.Kind, Statement: r.Checkpoint,
+				Signature: r.Signature, RekorURL: r.RekorURL, RekorUUID: r.RekorUUID,
+				RekorEntry: json.RawMessage(r.RekorEntry)})
+		}
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
-	head := struct {
-		Format      string    `json:"format"`
-		RegisterID  string    `json:"register_id"`
-		CreatedAt   time.Time `json:"created_at"`
-		OperatorKey string    `json:"operator_key"`
-		Seals       []Seal    `json:"seals"`
-	}{Format, reg.ID(), now.UTC().Truncate(time.Second), string(operatorPEM), seals}
-	hb, err := json.MarshalIndent(head, "", " ")
+	hb, err := json.MarshalIndent(h, "", " ")
 	if err != nil {
-		return 0, 0, err
+		return n, err
 	}
-	// Stream the entries into the same object: the register may be large.
+	// Stream the entries into the same object, last: the register may be large.
 	bw.Write(hb[:len(hb)-2])
 	bw.WriteString(",\n \"entries\": [")
 	err = reg.Each(1, func(e *register.Entry) error {
-		c := *e
-		if sel.has(c.Seq) {
-			disclosed++
-		} else {
+		var b []byte
+		var err error
+		switch {
+		case d.Input.Has(e.Seq):
+			n.Input++
+			b, err = json.Marshal(e)
+		case d.Fields.Has(e.Seq):
+			n.Fields++
+			c := *e
 			c.Input, c.Salt = nil, nil
+			b, err = json.Marshal(&c)
+		default:
+			n.Withheld++
+			b, err = json.Marshal(withheldEntry{Seq: e.Seq, PrevHash: e.PrevHash, Hash: e.Hash})
 		}
-		b, err := json.Marshal(&c)
 		if err != nil {
 			return err
 		}
-		if entries > 0 {
+		if n.Entries > 0 {
 			bw.WriteByte(',')
 		}
 		bw.WriteString("\n  ")
 		bw.Write(b)
-		entries++
+		n.Entries++
 		return nil
 	})
 	if err != nil {
-		return 0, 0, err
+		return n, err
 	}
 	bw.WriteString("\n ]\n}\n")
-	return entries, disclosed, bw.Flush()
+	return n, bw.Flush()
 }
 
-// Read parses a bundle file.
+// Read opens a bundle file: the header is read now, the entries are
+// streamed from the file at every pass (Each), in constant memory.
 func Read(path string) (*Bundle, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Decode(bufio.NewReaderSize(f, 1<<16))
+	b := &Bundle{path: path}
+	if err := decode(bufio.NewReaderSize(f, 1<<16), &b.Header, nil); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
-// Decode parses a bundle, strictly: unknown fields and other formats are
-// errors, not silently ignored.
+// Decode parses a whole bundle into memory, strictly: unknown fields and
+// other formats are errors, not silently ignored.
 func Decode(r io.Reader) (*Bundle, error) {
+	b := &Bundle{Entries: []*register.Entry{}}
+	err := decode(r, &b.Header, func(e *register.Entry) error {
+		c := *e
+		b.Entries = append(b.Entries, &c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// decode reads the header into h and, when fn is not nil, passes every
+// entry to fn (the *Entry is reused: fn copies what it keeps). With fn nil
+// it stops at the entries.
+func decode(r io.Reader, h *Header, fn func(*register.Entry) error) error {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
-	var b Bundle
-	if err := dec.Decode(&b); err != nil {
-		return nil, fmt.Errorf("not a sentinel bundle: %w", err)
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("not a sentinel bundle: "+format, args...)
 	}
-	if b.Format != Format {
-		return nil, fmt.Errorf("bundle format %q, this sentinel reads %q", b.Format, Format)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return bad("want a JSON object (%v)", err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("not a sentinel bundle: data after the bundle object")
+	seen := map[string]bool{}
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return bad("%v", err)
+		}
+		if t == json.Delim('}') {
+			return bad("no entries")
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return bad("field %q twice", key)
+		}
+		seen[key] = true
+		var v any
+		switch key {
+		case "format":
+			v = &h.Format
+		case "register_id":
+			v = &h.RegisterID
+		case "created_at":
+			v = &h.CreatedAt
+		case "operator_key":
+			v = &h.OperatorKey
+		case "seals":
+			v = &h.Seals
+		case "artifacts":
+			v = &h.Artifacts
+		case "entries":
+			if h.Format != Format && h.Format != formatV1 {
+				return fmt.Errorf("bundle format %q, this sentinel reads %q and %q", h.Format, Format, formatV1)
+			}
+			if fn == nil {
+				return nil
+			}
+			return decodeEntries(dec, fn)
+		default:
+			return bad("unknown field %q", key)
+		}
+		if err := dec.Decode(v); err != nil {
+			return bad("%s: %v", key, err)
+		}
 	}
-	return &b, nil
 }
 
-// Records are the bundle's seals as seal records.
+func decodeEntries(dec *json.Decoder, fn func(*register.Entry) error) error {
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		return fmt.Errorf("not a sentinel bundle: entries is not an array")
+	}
+	var e register.Entry
+	for i := 1; dec.More(); i++ {
+		e = register.Entry{}
+		if err := dec.Decode(&e); err != nil {
+			return fmt.Errorf("not a sentinel bundle: entry at position %d: %v", i, err)
+		}
+		if err := fn(&e); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // ]
+		return fmt.Errorf("not a sentinel bundle: %v", err)
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return errors.New("not a sentinel bundle: entries must be the last field")
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("not a sentinel bundle: data after the bundle object")
+	}
+	return nil
+}
+
+// Each passes every entry to fn in order, streaming from the file for a
+// bundle opened with Read. The *Entry passed is reused between calls.
+func (b *Bundle) Each(fn func(*register.Entry) error) error {
+	if b.path == "" {
+		for i, e := range b.Entries {
+			if e == nil {
+				return fmt.Errorf("entry at position %d is null", i+1)
+			}
+			if err := fn(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	f, err := os.Open(b.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var h Header
+	return decode(bufio.NewReaderSize(f, 1<<16), &h, fn)
+}
+
+// Records are the bundle's register seals as seal records.
 func (b *Bundle) Records() []*seal.Record {
 	out := make([]*seal.Record, len(b.Seals))
 	for i, s := range b.Seals {
@@ -184,59 +370,91 @@ func (b *Bundle) Records() []*seal.Record {
 	return out
 }
 
-// Disclosed counts the entries that carry their input.
-func (b *Bundle) Disclosed() int64 {
-	var n int64
-	for _, e := range b.Entries {
-		if e.Salt != nil {
-			n++
-		}
+// ArtifactRecords are the bundle's artifact seals as seal records.
+func (b *Bundle) ArtifactRecords() []*seal.Record {
+	out := make([]*seal.Record, len(b.Artifacts))
+	for i, a := range b.Artifacts {
+		out[i] = &seal.Record{ID: a.ID, Kind: a.Kind, Subject: seal.SubjectArtifact, Checkpoint: a.Statement,
+			Signature: a.Signature, PublicKey: b.OperatorKey, Status: seal.StatusSealed, RekorURL: a.RekorURL,
+			RekorUUID: a.RekorUUID, RekorEntry: string(a.RekorEntry)}
 	}
-	return n
+	return out
 }
 
 // Verify checks the bundle on its own: the chain over all entries (the
-// commitment of each disclosed one), and every seal against the pinned
-// Rekor key and the operator key. o.Operator, when set, pins the operator
-// key: the bundle's own key must be that key. Left nil, the bundle's key
-// is used and its fingerprint reported, to be compared out of band.
+// commitment of each disclosed one; the link of each withheld one), every
+// register seal and every artifact seal against the pinned Rekor key and
+// the operator key. o.Operator, when set, pins the operator key: the
+// bundle's own key must be that key. Left nil, the bundle's key is used and
+// its fingerprint reported, to be compared out of band. A bundle whose file
+// cannot be read again is an error, not a report.
 func (b *Bundle) Verify(ctx context.Context, path string, o seal.VerifyOptions) *seal.Report {
 	embedded, err := seal.ParsePublicKey([]byte(b.OperatorKey))
 	fail := func(msg string) *seal.Report {
-		return &seal.Report{Source: "bundle", Path: path, RegisterID: b.RegisterID, Failure: msg,
-			Seals: []seal.SealResult{}, Findings: []seal.Finding{}}
+		rep := &seal.Report{Source: "bundle", Path: path, RegisterID: b.RegisterID, Failure: msg,
+			Seals: []seal.SealResult{}, Findings: []seal.Finding{}, Artifacts: []seal.ArtifactResult{}}
+		if o.Rekor != nil {
+			rep.RekorLogID = o.Rekor.LogID
+		}
+		if o.Operator != nil {
+			rep.OperatorKey, rep.OperatorKeyFrom = seal.Fingerprint(o.Operator), o.OperatorFrom
+		}
+		rep.Settle()
+		return rep
 	}
 	switch {
-	case err != nil && len(b.Seals) > 0:
+	case err != nil && (len(b.Seals) > 0 || len(b.Artifacts) > 0):
 		return fail(fmt.Sprintf("the bundle's operator key: %v", err))
 	case err == nil && o.Operator != nil && !o.Operator.Equal(embedded):
 		return fail(fmt.Sprintf("the bundle's operator key %s is not the pinned operator key %s",
 			seal.Fingerprint(embedded), seal.Fingerprint(o.Operator)))
-	case err == nil:
-		o.Operator = embedded
+	case err == nil && o.Operator == nil:
+		o.Operator, o.OperatorFrom = embedded, "bundle"
 	}
-	i := 0
-	var inputNoSalt int64
+	var inputNoSalt, disclosed, withheld int64
+	next, stop := iter.Pull2(func(yield func(*register.Entry, error) bool) {
+		err := b.Each(func(e *register.Entry) error {
+			if !yield(e, nil) {
+				return errStopped
+			}
+			return nil
+		})
+		if err != nil && err != errStopped {
+			yield(nil, err)
+		}
+	})
+	defer stop()
 	rep := seal.VerifyStream(ctx, b.RegisterID, func() (*register.Entry, error) {
-		if i == len(b.Entries) {
+		e, err, ok := next()
+		if !ok {
 			return nil, io.EOF
 		}
-		e := b.Entries[i]
-		i++
-		if e == nil {
-			return nil, errors.New("null entry")
+		if err != nil {
+			return nil, err
 		}
-		if e.Salt == nil && e.Input != nil && inputNoSalt == 0 {
+		switch {
+		case e.Salt != nil:
+			disclosed++
+		case seal.Withheld(e):
+			withheld++
+		case e.Input != nil && inputNoSalt == 0:
 			inputNoSalt = e.Seq
 		}
 		return e, nil
 	}, b.Records(), o)
 	rep.Source, rep.Path = "bundle", path
-	d := b.Disclosed()
-	rep.Disclosed = &d
+	rep.Disclosed, rep.Withheld = &disclosed, &withheld
 	if inputNoSalt != 0 && rep.OK {
 		rep.OK = false
 		rep.Failure = fmt.Sprintf("entry %d: carries an input without its salt, so the input cannot be checked against the commitment", inputNoSalt)
 	}
+	var first string
+	rep.Artifacts, first = seal.CheckArtifacts(ctx, b.ArtifactRecords(), o.Operator, o.Rekor)
+	if first != "" && rep.OK {
+		rep.OK, rep.Failure = false, first
+	}
+	rep.Settle()
 	return rep
 }
+
+var errStopped = errors.New("stopped")

@@ -54,13 +54,21 @@ func newFixture(t *testing.T) *fixture {
 }
 
 func (f *fixture) export(t *testing.T, disclose string) *bundle.Bundle {
+	return f.exportLevels(t, disclose, "all")
+}
+
+func (f *fixture) exportLevels(t *testing.T, disclose, fields string) *bundle.Bundle {
 	t.Helper()
 	sel, err := bundle.ParseSelection(disclose)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fsel, err := bundle.ParseSelection(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var buf bytes.Buffer
-	if _, _, err := bundle.Write(&buf, f.reg, f.pub, sel, time.Now()); err != nil {
+	if _, err := bundle.Write(&buf, f.reg, f.pub, bundle.Disclosure{Input: sel, Fields: fsel}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	b, err := bundle.Decode(&buf)
@@ -71,7 +79,7 @@ func (f *fixture) export(t *testing.T, disclose string) *bundle.Bundle {
 }
 
 func (f *fixture) verify(b *bundle.Bundle, operator *ecdsa.PublicKey) *seal.Report {
-	return b.Verify(context.Background(), "b.json", seal.VerifyOptions{Operator: operator, Rekor: f.rkey})
+	return b.Verify(context.Background(), "b.json", seal.VerifyOptions{Operator: operator, Rekor: f.rkey, AllowUnsealed: true})
 }
 
 func TestSelection(t *testing.T) {
@@ -90,7 +98,8 @@ func TestBundleVerifiesAndDisclosingLaterKeepsSeals(t *testing.T) {
 	f := newFixture(t)
 	none := f.export(t, "none")
 	some := f.export(t, "2,6-7")
-	for name, b := range map[string]*bundle.Bundle{"none": none, "some": some, "all": f.export(t, "all")} {
+	hashes := f.exportLevels(t, "none", "none")
+	for name, b := range map[string]*bundle.Bundle{"none": none, "some": some, "all": f.export(t, "all"), "withheld": hashes} {
 		rep := f.verify(b, nil)
 		if !rep.OK || rep.Sealed != 5 || rep.Unsealed != 2 || rep.Entries != 7 {
 			t.Fatalf("%s: %+v", name, rep)
@@ -106,6 +115,19 @@ func TestBundleVerifiesAndDisclosingLaterKeepsSeals(t *testing.T) {
 	}
 	if some.Entries[1].Input == nil || some.Entries[0].Input != nil {
 		t.Fatal("wrong entries disclosed")
+	}
+	if w := f.verify(hashes, nil).Withheld; w == nil || *w != 7 {
+		t.Fatalf("withheld %v", w)
+	}
+	for _, e := range hashes.Entries {
+		if !seal.Withheld(e) || e.Cwd != "" || e.Rules != nil || !e.Time.IsZero() {
+			t.Fatalf("entry %d shows more than its hash: %+v", e.Seq, e)
+		}
+	}
+	// Without --allow-unsealed the unsealed tail fails.
+	rep := hashes.Verify(context.Background(), "b.json", seal.VerifyOptions{Rekor: f.rkey})
+	if rep.OK || !strings.Contains(rep.Failure, "entries 6..7 are not covered by any verified seal") {
+		t.Fatalf("partly sealed bundle: %+v", rep)
 	}
 	// Same seals, byte for byte, whatever is disclosed.
 	a, _ := json.Marshal(none.Seals)
@@ -146,6 +168,12 @@ func TestBundleTampered(t *testing.T) {
 		{"operator key replaced in the bundle", func(b *bundle.Bundle) { b.OperatorKey = string(otherPEM) },
 			nil, "seal 1: checkpoint signature does not verify with the operator key"},
 		{"operator key pinned to another", nil, &other.PublicKey, "the bundle's operator key"},
+		{"withheld entry's link edited", func(b *bundle.Bundle) {
+			b.Entries[3] = &register.Entry{Seq: 4, PrevHash: b.Entries[0].Hash, Hash: b.Entries[3].Hash}
+		}, nil, "entry 4: previous hash does not match entry 3"},
+		{"withheld entry's hash edited", func(b *bundle.Bundle) {
+			b.Entries[3] = &register.Entry{Seq: 4, PrevHash: b.Entries[2].Hash, Hash: b.Entries[0].Hash}
+		}, nil, "entry 5: previous hash does not match entry 4"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -163,7 +191,8 @@ func TestBundleTampered(t *testing.T) {
 
 func TestDecodeStrict(t *testing.T) {
 	for _, bad := range []string{`{"format":"sentinel-bundle/v2"}`, `{"format":"sentinel-bundle/v1","extra":1}`,
-		`{"format":"sentinel-bundle/v1"} {}`, `[`} {
+		`{"format":"sentinel-bundle/v1","entries":[]} {}`, `{"format":"sentinel-bundle/v3","entries":[]}`,
+		`{"format":"sentinel-bundle/v2","entries":[],"seals":[]}`, `[`} {
 		if _, err := bundle.Decode(strings.NewReader(bad)); err == nil {
 			t.Errorf("accepted %s", bad)
 		}

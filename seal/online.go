@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/sigstore/rekor/pkg/generated/client/entries"
 	"github.com/sigstore/rekor/pkg/generated/client/tlog"
@@ -25,11 +26,42 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 // VerifyOnline asks the live log about each sealed record: the entry is
 // still there with the same body and verifies against the pinned key, and
 // the log's current tree (signed by the pinned key) is consistent with the
-// tree the stored inclusion proof was made against. url overrides each
-// record's own Rekor URL. A failed check is returned in the result's Error;
-// a log that cannot be reached as an *UnreachableError.
-func VerifyOnline(ctx context.Context, recs []*Record, key *RekorKey, url string) (*OnlineResult, error) {
+// tree the stored inclusion proof was made against. Then, with operatorPEM
+// set, it monitors the key (Monitor): every entry the log holds for it must
+// be one of recs. recs are all the seals of the register or bundle (every
+// subject). url overrides each record's own Rekor URL. A failed check is
+// returned in the result's Error; a log that cannot be reached as an
+// *UnreachableError, one without a search index as an
+// *IndexUnavailableError.
+func VerifyOnline(ctx context.Context, recs []*Record, key *RekorKey, url string, operatorPEM []byte) (*OnlineResult, error) {
 	res := &OnlineResult{URL: url}
+	if err := verifyLive(ctx, recs, key, url, res); err != nil || res.Error != "" {
+		return res, err
+	}
+	if operatorPEM == nil {
+		return res, nil
+	}
+	if res.URL == "" {
+		res.URL = DefaultRekorURL
+	}
+	m, err := Monitor(ctx, res.URL, operatorPEM, recs, key)
+	if err != nil {
+		return res, err
+	}
+	res.Monitor = m
+	if n := len(m.Unaccounted); n > 0 {
+		lines := make([]string, n)
+		for i, u := range m.Unaccounted {
+			lines[i] = u.Describe()
+		}
+		res.Error = fmt.Sprintf("the log holds %d entr%s signed by the operator key that this register or bundle does not account for "+
+			"(a later seal cut from a bundle, a register rolled back or its seal rows deleted, or history rewritten and sealed again): %s",
+			n, map[bool]string{true: "y", false: "ies"}[n == 1], strings.Join(lines, "; "))
+	}
+	return res, nil
+}
+
+func verifyLive(ctx context.Context, recs []*Record, key *RekorKey, url string, res *OnlineResult) error {
 	for _, r := range recs {
 		if r.Status != StatusSealed {
 			continue
@@ -41,42 +73,42 @@ func VerifyOnline(ctx context.Context, recs []*Record, key *RekorKey, url string
 		res.URL = u
 		c, err := newClient(u)
 		if err != nil {
-			return nil, &UnreachableError{URL: u, Err: err}
+			return &UnreachableError{URL: u, Err: err}
 		}
 		stored, err := ParseLogEntry([]byte(r.RekorEntry))
 		if err != nil {
 			res.Error = fmt.Sprintf("seal %d: %v", r.ID, err)
-			return res, nil
+			return nil
 		}
 		_, live, err := fetchEntry(ctx, c, r.RekorUUID)
 		var notFound *entries.GetLogEntryByUUIDNotFound
 		if errors.As(err, &notFound) {
 			res.Error = fmt.Sprintf("seal %d: entry %s is not in the live log", r.ID, r.RekorUUID)
-			return res, nil
+			return nil
 		}
 		if err != nil {
-			return nil, &UnreachableError{URL: u, Err: fmt.Errorf("fetching seal %d's entry %s: %w", r.ID, r.RekorUUID, err)}
+			return &UnreachableError{URL: u, Err: fmt.Errorf("fetching seal %d's entry %s: %w", r.ID, r.RekorUUID, err)}
 		}
 		if live.Body != stored.Body || *live.LogIndex != *stored.LogIndex || *live.IntegratedTime != *stored.IntegratedTime {
 			res.Error = fmt.Sprintf("seal %d: the live log's entry %s differs from the stored answer (body, log index or integrated time)", r.ID, r.RekorUUID)
-			return res, nil
+			return nil
 		}
 		if err := VerifyLogEntry(ctx, &live, key); err != nil {
 			res.Error = fmt.Sprintf("seal %d: live entry: %v", r.ID, err)
-			return res, nil
+			return nil
 		}
 		info, err := c.Tlog.GetLogInfo(tlog.NewGetLogInfoParamsWithContext(ctx))
 		if err != nil {
-			return nil, &UnreachableError{URL: u, Err: fmt.Errorf("fetching the log's tree head: %w", err)}
+			return &UnreachableError{URL: u, Err: fmt.Errorf("fetching the log's tree head: %w", err)}
 		}
 		var sth util.SignedCheckpoint
 		if info.Payload.SignedTreeHead == nil || sth.UnmarshalText([]byte(*info.Payload.SignedTreeHead)) != nil {
 			res.Error = "the live log's signed tree head cannot be read"
-			return res, nil
+			return nil
 		}
 		if !sth.Verify(key.verifier) {
 			res.Error = "the live log's signed tree head does not verify against the pinned key"
-			return res, nil
+			return nil
 		}
 		res.TreeSize = int64(sth.Size)
 		ip := stored.Verification.InclusionProof
@@ -84,7 +116,7 @@ func VerifyOnline(ctx context.Context, recs []*Record, key *RekorKey, url string
 			var old util.SignedCheckpoint
 			if err := old.UnmarshalText([]byte(*ip.Checkpoint)); err != nil {
 				res.Error = fmt.Sprintf("seal %d: stored checkpoint: %v", r.ID, err)
-				return res, nil
+				return nil
 			}
 			// Another origin is another tree (a newer shard): no proof between them.
 			if old.Origin == sth.Origin {
@@ -94,11 +126,11 @@ func VerifyOnline(ctx context.Context, recs []*Record, key *RekorKey, url string
 				}
 				if err := verify.ProveConsistency(ctx, c, &old, &sth, treeID); err != nil {
 					res.Error = fmt.Sprintf("seal %d: the live log is not consistent with the tree the seal was proven in (size %d): %v", r.ID, old.Size, err)
-					return res, nil
+					return nil
 				}
 			}
 		}
 		res.Checked++
 	}
-	return res, nil
+	return nil
 }

@@ -84,7 +84,7 @@ func verifyPath(t *testing.T, e *env, path string, operator *seal.RekorKey) *sea
 	if operator != nil {
 		rk = operator
 	}
-	rep, err := seal.VerifyRegister(context.Background(), reg, seal.VerifyOptions{Operator: &e.key.PublicKey, Rekor: rk})
+	rep, err := seal.VerifyRegister(context.Background(), reg, seal.VerifyOptions{Operator: &e.key.PublicKey, Rekor: rk, AllowUnsealed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,8 @@ func TestVerifyRealRegister(t *testing.T) {
 	var b strings.Builder
 	rep.WriteText(&b)
 	for _, want := range []string{"chain: 10 entries, chain intact", "seal 2: entries 7..8, Rekor log index 1: verified",
-		"unsealed: 2 (entries 9..10, not verified by any seal)", "OK"} {
+		"unsealed: 2 (entries 9..10, not verified by any seal)", "OK with --allow-unsealed: 2 unsealed entries accepted unproven",
+		"operator key: SHA256:", "rekor log id: " + e.rkey.LogID} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
@@ -185,7 +186,11 @@ func TestChainOnlyRegister(t *testing.T) {
 	}
 	rk, _ := seal.LoadRekorKey("")
 	rep, err := seal.VerifyRegister(context.Background(), reg, seal.VerifyOptions{Rekor: rk})
-	if err != nil || !rep.OK || rep.Unsealed != 3 {
+	if err != nil || rep.OK || !strings.HasPrefix(rep.Failure, "no verified seal: none of the 3 entries is sealed") {
+		t.Fatalf("an unsealed register must not verify: %+v %v", rep, err)
+	}
+	rep, err = seal.VerifyRegister(context.Background(), reg, seal.VerifyOptions{Rekor: rk, AllowUnsealed: true})
+	if err != nil || !rep.OK || rep.Unsealed != 3 || !strings.HasPrefix(rep.Proved, "nothing about the entries' origin") {
 		t.Fatalf("%+v %v", rep, err)
 	}
 	var b strings.Builder

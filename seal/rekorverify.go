@@ -212,8 +212,8 @@ func VerifyRecord(ctx context.Context, r *Record, operator *ecdsa.PublicKey, key
 // VerifyArtifact checks an artifact seal: the record verifies (VerifyRecord)
 // and its statement names kind and the hash sha256hex.
 func VerifyArtifact(ctx context.Context, r *Record, kind, sha256hex string, operator *ecdsa.PublicKey, key *RekorKey) error {
-	want := fmt.Sprintf("%s\nkind %s\nsha256 %s\n", ArtifactHeader, kind, strings.ToLower(sha256hex))
-	if !strings.HasPrefix(r.Checkpoint, want) {
+	st, err := ParseArtifactStatement(r.Checkpoint)
+	if err != nil || st.Kind != kind || !strings.EqualFold(st.SHA256, sha256hex) {
 		return fmt.Errorf("the sealed statement is not for %s with sha256 %s", kind, sha256hex)
 	}
 	return VerifyRecord(ctx, r, operator, key)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"strings"
+	"time"
 
 	"github.com/sentinel-guard/sentinel/register"
 )
@@ -30,22 +31,36 @@ type Report struct {
 	RegisterID string `json:"register_id"`
 	// OperatorKey is the fingerprint of the operator key seals were checked
 	// against; RekorLogID the pinned Rekor key's log id.
-	OperatorKey string `json:"operator_key,omitempty"`
-	RekorLogID  string `json:"rekor_log_id"`
+	// OperatorKeyFrom says where that key came from: "pinned"
+	// (--operator-key), "bundle" (the bundle's own key: compare its
+	// fingerprint with the one the operator published), "local" (beside the
+	// signing key) or "" when there was none.
+	OperatorKey     string `json:"operator_key"`
+	OperatorKeyFrom string `json:"operator_key_from"`
+	RekorLogID      string `json:"rekor_log_id"`
 
 	Entries      int64             `json:"entries"`       // entries read
 	ChainOK      bool              `json:"chain_ok"`      // the hash chain holds
 	ChainHead    string            `json:"chain_head"`    // hash of the last good entry
 	ChainProblem *register.Problem `json:"chain_problem"` // the first place it does not
-	Disclosed    *int64            `json:"disclosed,omitempty"`
+	Disclosed    *int64            `json:"disclosed,omitempty"` // bundle: entries with their input
+	Withheld     *int64            `json:"withheld,omitempty"`  // bundle: entries shown as hashes only
 
 	Seals    []SealResult `json:"seals"`
 	Pending  int          `json:"pending"`  // seals signed but not in Rekor yet
 	Sealed   uint64       `json:"sealed"`   // entries 1..Sealed are covered by verified seals
 	Unsealed uint64       `json:"unsealed"` // entries after that: present, not sealed
 
+	Artifacts []ArtifactResult `json:"artifacts"` // protocol and census seals
+
 	Online   *OnlineResult `json:"online,omitempty"`
 	Findings []Finding     `json:"findings"`
+
+	// AllowUnsealed: the caller accepted entries no seal covers
+	// (--allow-unsealed); without it they fail the verification.
+	AllowUnsealed bool `json:"allow_unsealed"`
+	// Proved says in one sentence what this result proves.
+	Proved string `json:"proved"`
 
 	OK      bool   `json:"ok"`
 	Failure string `json:"failure,omitempty"` // the first failure, precise
@@ -56,13 +71,20 @@ type OnlineResult struct {
 	URL      string `json:"url"`
 	TreeSize int64  `json:"tree_size"`
 	Checked  int    `json:"checked"` // seals fetched and proven consistent
-	Error    string `json:"error,omitempty"`
+	// Monitor is what the log's search index holds for the operator key.
+	Monitor *MonitorResult `json:"monitor,omitempty"`
+	Error   string         `json:"error,omitempty"`
 }
 
 // VerifyOptions are the pins a verification trusts.
 type VerifyOptions struct {
-	Operator *ecdsa.PublicKey // the operator key; nil: fails when there are seals
-	Rekor    *RekorKey        // the pinned Rekor key
+	Operator     *ecdsa.PublicKey // the operator key; nil: fails when there are seals
+	OperatorFrom string           // pinned, bundle, local (reported)
+	Rekor        *RekorKey        // the pinned Rekor key
+	// AllowUnsealed accepts entries no verified seal covers (reported as
+	// unsealed); without it they fail the verification: a hash chain alone
+	// is trivial to fabricate.
+	AllowUnsealed bool
 }
 
 // EntryStream yields entries in order; io.EOF (or a nil entry) at the end.
@@ -73,20 +95,21 @@ type EntryStream func() (*register.Entry, error)
 // head recomputed from the same entries. recs are the register's seals in
 // order. The caller fills Source, Path and any extra checks.
 func VerifyStream(ctx context.Context, registerID string, next EntryStream, recs []*Record, o VerifyOptions) *Report {
-	rep := &Report{RegisterID: registerID, Findings: []Finding{}, Seals: []SealResult{}}
+	rep := &Report{RegisterID: registerID, Findings: []Finding{}, Seals: []SealResult{}, Artifacts: []ArtifactResult{}}
 	if o.Rekor != nil {
 		rep.RekorLogID = o.Rekor.LogID
 	}
 	op := o.Operator
 	if op != nil {
-		rep.OperatorKey = Fingerprint(op)
+		rep.OperatorKey, rep.OperatorKeyFrom = Fingerprint(op), o.OperatorFrom
 	}
+	rep.AllowUnsealed = o.AllowUnsealed
 	var sc *SealChecker
 	if len(recs) > 0 && op != nil {
 		sc = NewSealChecker(ctx, registerID, recs, op, o.Rekor)
 	}
 	var feedErr error
-	chain := register.VerifyChain(func() (*register.Entry, error) {
+	chain := walkChain(func() (*register.Entry, error) {
 		e, err := next()
 		if err != nil || e == nil {
 			return e, err
@@ -132,12 +155,53 @@ func VerifyStream(ctx context.Context, registerID string, next EntryStream, recs
 		rep.Failure = sc.FirstError()
 	}
 	rep.OK = rep.Failure == ""
+	rep.Settle()
 	return rep
+}
+
+// Settle applies the unsealed rule and writes Proved; call it again after
+// changing the verdict (online checks, artifacts). Without AllowUnsealed,
+// entries no verified seal covers fail the verification.
+func (rep *Report) Settle() {
+	total := rep.Sealed + rep.Unsealed
+	if rep.OK && rep.Unsealed > 0 && !rep.AllowUnsealed {
+		rep.OK = false
+		if rep.Sealed == 0 {
+			rep.Failure = fmt.Sprintf("no verified seal: none of the %d entries is sealed, and a hash chain alone is trivial to fabricate, so nothing is proved (--allow-unsealed checks the chain only)", total)
+		} else {
+			rep.Failure = fmt.Sprintf("entries %d..%d are not covered by any verified seal and prove nothing (--allow-unsealed accepts entries no seal covers)", rep.Sealed+1, total)
+		}
+	}
+	switch {
+	case !rep.OK:
+		rep.Proved = "nothing: the verification failed"
+	case rep.Sealed == 0:
+		rep.Proved = "nothing about the entries' origin: the hash chain holds, but no seal covers it (accepted with --allow-unsealed)"
+	default:
+		rep.Proved = fmt.Sprintf("entries 1..%d are unchanged since the operator key %s sealed them in the log %s; not that they are true, nor that nothing came after the last seal", rep.Sealed, rep.OperatorKey, rep.RekorLogID)
+		if rep.Unsealed > 0 {
+			rep.Proved += fmt.Sprintf("; entries %d..%d are unsealed and prove nothing (accepted with --allow-unsealed)", rep.Sealed+1, total)
+		}
+		if rep.Online != nil && rep.Online.Monitor != nil {
+			rep.Proved += fmt.Sprintf("; the log's index lists %d entries for the key, all accounted for", rep.Online.Monitor.Entries)
+		}
+	}
 }
 
 // WriteText prints the report for a person: each check, then the verdict.
 func (rep *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%s %s (register %s)\n", rep.Source, rep.Path, rep.RegisterID)
+	switch {
+	case rep.OperatorKey == "":
+		fmt.Fprintln(w, "operator key: none")
+	case rep.OperatorKeyFrom == "bundle":
+		fmt.Fprintf(w, "operator key: %s (the bundle's own: compare it with the fingerprint the operator published, or pin it with --operator-key)\n", rep.OperatorKey)
+	case rep.OperatorKeyFrom != "":
+		fmt.Fprintf(w, "operator key: %s (%s)\n", rep.OperatorKey, rep.OperatorKeyFrom)
+	default:
+		fmt.Fprintf(w, "operator key: %s\n", rep.OperatorKey)
+	}
+	fmt.Fprintf(w, "rekor log id: %s\n", rep.RekorLogID)
 	if rep.ChainOK {
 		fmt.Fprintf(w, "chain: %d entries, chain intact\n", rep.Entries)
 	} else if rep.ChainProblem != nil {
@@ -146,7 +210,12 @@ func (rep *Report) WriteText(w io.Writer) {
 		fmt.Fprintln(w, "chain: not checked")
 	}
 	if rep.Disclosed != nil {
-		fmt.Fprintf(w, "disclosed: %d of %d entries with input (commitments checked); the rest as commitments only\n", *rep.Disclosed, rep.Entries)
+		var withheld int64
+		if rep.Withheld != nil {
+			withheld = *rep.Withheld
+		}
+		fmt.Fprintf(w, "disclosed: %d of %d entries with input (commitments checked), %d with their fields only, %d withheld (hash only)\n",
+			*rep.Disclosed, rep.Entries, rep.Entries-*rep.Disclosed-withheld, withheld)
 	}
 	var from uint64 = 1
 	for _, s := range rep.Seals {
@@ -174,6 +243,20 @@ func (rep *Report) WriteText(w io.Writer) {
 		} else {
 			fmt.Fprintf(w, "online: %s: %d seals found in the live log, consistent with its tree of %d entries\n", o.URL, o.Checked, o.TreeSize)
 		}
+		if m := o.Monitor; m != nil && o.Error == "" {
+			fmt.Fprintf(w, "online: the log's index lists %d entries signed by the operator key, all accounted for\n", m.Entries)
+		}
+	}
+	for _, a := range rep.Artifacts {
+		state := "verified"
+		if a.Error != "" {
+			state = "FAILED: " + a.Error
+		}
+		when := ""
+		if a.IntegratedTime != nil {
+			when = ", integrated " + time.Unix(*a.IntegratedTime, 0).UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(w, "artifact seal %d: %s sha256 %s%s: %s\n", a.ID, a.Kind, a.SHA256, when, state)
 	}
 	for _, f := range rep.Findings {
 		fmt.Fprintf(w, "finding (%s): %s\n", f.Kind, f.Message)
@@ -197,7 +280,10 @@ func (rep *Report) WriteText(w io.Writer) {
 	default:
 		fmt.Fprintf(w, "sealed: all %d entries\n", rep.Sealed)
 	}
-	if rep.OK {
+	fmt.Fprintf(w, "proves: %s\n", rep.Proved)
+	if rep.OK && rep.Unsealed > 0 {
+		fmt.Fprintf(w, "OK with --allow-unsealed: %d unsealed entries accepted unproven\n", rep.Unsealed)
+	} else if rep.OK {
 		fmt.Fprintln(w, "OK")
 	} else {
 		fmt.Fprintf(w, "FAILED: %s\n", strings.TrimSpace(rep.Failure))
@@ -232,6 +318,15 @@ func VerifyRegister(ctx context.Context, reg *register.Register, o VerifyOptions
 		return e, err
 	}, recs, o)
 	rep.Source, rep.Path = "register", reg.Path()
+	arts, err := Records(reg.DB(), SubjectArtifact)
+	if err != nil {
+		return nil, fmt.Errorf("reading artifact seals: %w", err)
+	}
+	var first string
+	rep.Artifacts, first = CheckArtifacts(ctx, arts, o.Operator, o.Rekor)
+	if first != "" && rep.OK {
+		rep.OK, rep.Failure = false, first
+	}
 	if rep.ChainOK {
 		// A deleted tail leaves a valid shorter chain; SQLite's
 		// AUTOINCREMENT counter still remembers the highest seq written
@@ -249,5 +344,6 @@ func VerifyRegister(ctx context.Context, reg *register.Register, o VerifyOptions
 			rep.OK = false
 		}
 	}
+	rep.Settle()
 	return rep, nil
 }

@@ -447,7 +447,7 @@ func TestOnline(t *testing.T) {
 	e.reg.add(2)
 	e.mustSeal()
 	ctx := context.Background()
-	res, err := seal.VerifyOnline(ctx, e.records(), e.rkey, "")
+	res, err := seal.VerifyOnline(ctx, e.records(), e.rkey, "", nil)
 	if err != nil || res.Error != "" || res.Checked != 2 || res.TreeSize != 2 {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -455,19 +455,64 @@ func TestOnline(t *testing.T) {
 	other := rekortest.New()
 	defer other.Close()
 	otherKey, _ := seal.ParseRekorKey(other.PublicKeyPEM())
-	res, err = seal.VerifyOnline(ctx, e.records(), otherKey, other.URL)
+	res, err = seal.VerifyOnline(ctx, e.records(), otherKey, other.URL, nil)
 	if err != nil || !strings.Contains(res.Error, "is not in the live log") {
 		t.Fatalf("%+v %v", res, err)
 	}
 	// The live log signs with another key than the pinned one.
-	res, err = seal.VerifyOnline(ctx, e.records(), otherKey, "")
+	res, err = seal.VerifyOnline(ctx, e.records(), otherKey, "", nil)
 	if err != nil || !strings.Contains(res.Error, "is not the pinned Rekor key") {
 		t.Fatalf("%+v %v", res, err)
 	}
 	// Unreachable.
 	e.log.Fail.Store(true)
 	var ue *seal.UnreachableError
-	if _, err := seal.VerifyOnline(ctx, e.records(), e.rkey, ""); !errors.As(err, &ue) {
+	if _, err := seal.VerifyOnline(ctx, e.records(), e.rkey, "", nil); !errors.As(err, &ue) {
 		t.Fatalf("want UnreachableError, got %v", err)
+	}
+}
+
+// The monitor asks the log's index for everything the operator key signed:
+// a seal the records do not hold (cut, rolled back, deleted, rewritten) fails.
+func TestOnlineMonitor(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	pub, _ := seal.PublicKeyPEM(&e.key.PublicKey)
+	e.reg.add(3)
+	e.mustSeal()
+	if _, err := seal.SealArtifact(ctx, e.db, seal.Options{RekorURL: e.log.URL, Key: e.key}, "protocol",
+		fmt.Sprintf("%x", sha256.Sum256([]byte("p")))); err != nil {
+		t.Fatal(err)
+	}
+	e.reg.add(2)
+	e.mustSeal()
+	arts, _ := seal.Records(e.db, seal.SubjectArtifact)
+	all := append(e.records(), arts...)
+	res, err := seal.VerifyOnline(ctx, all, e.rkey, "", pub)
+	if err != nil || res.Error != "" || res.Monitor == nil || res.Monitor.Entries != 3 || len(res.Monitor.Unaccounted) != 0 {
+		t.Fatalf("%+v %+v %v", res, res.Monitor, err)
+	}
+	// Without the artifact, or without the last seal (a cut bundle, a
+	// rolled-back register), the log holds what the records do not.
+	for name, recs := range map[string][]*seal.Record{"artifact dropped": e.records(), "last seal cut": append(e.records()[:1], arts...)} {
+		res, err := seal.VerifyOnline(ctx, recs, e.rkey, "", pub)
+		if err != nil || !strings.Contains(res.Error, "the log holds 1 entry signed by the operator key that this register or bundle does not account for") ||
+			len(res.Monitor.Unaccounted) != 1 {
+			t.Fatalf("%s: %+v %v", name, res, err)
+		}
+	}
+	// Another key's entries are not this key's business.
+	other := newEnv(t)
+	other.log = e.log
+	other.reg.add(1)
+	other.mustSeal()
+	if res, err := seal.VerifyOnline(ctx, all, e.rkey, "", pub); err != nil || res.Error != "" || res.Monitor.Entries != 3 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	// A log without a search index cannot monitor: said so, not passed.
+	e.log.NoIndex.Store(true)
+	var ie *seal.IndexUnavailableError
+	if _, err := seal.VerifyOnline(ctx, all, e.rkey, "", pub); !errors.As(err, &ie) {
+		t.Fatalf("want IndexUnavailableError, got %v", err)
 	}
 }

@@ -28,6 +28,7 @@ import (
 	jsoncanonicalizer "github.com/cyberphone/json-canonicalization/go/src/webpki.org/jsoncanonicalizer"
 	"github.com/go-openapi/strfmt"
 	"github.com/sigstore/rekor/pkg/generated/models"
+	pkix509 "github.com/sigstore/rekor/pkg/pki/x509"
 	"github.com/sigstore/rekor/pkg/types"
 	_ "github.com/sigstore/rekor/pkg/types/hashedrekord/v0.0.1" // registers the kind
 	"github.com/sigstore/rekor/pkg/util"
@@ -65,7 +66,14 @@ type Log struct {
 	bodies  [][]byte
 	times   []int64
 	byLeaf  map[string]int
+	// index is Rekor's search index: each entry's IndexKeys (from the
+	// entry type's own code, as rekor-server writes them to Redis) to the
+	// entry ids, in upload order.
+	index   map[string][]string
 	Uploads int // successful creates
+	// NoIndex makes the search API answer 501, as a rekor-server started
+	// without a search index does.
+	NoIndex atomic.Bool
 }
 
 // New starts a test log with a fresh P-256 key.
@@ -78,13 +86,14 @@ func New() *Log {
 	if err != nil {
 		panic(err)
 	}
-	l := &Log{Key: key, signer: sv, tree: testonly.New(rfc6962.DefaultHasher), byLeaf: map[string]int{}}
+	l := &Log{Key: key, signer: sv, tree: testonly.New(rfc6962.DefaultHasher), byLeaf: map[string]int{}, index: map[string][]string{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v1/log/entries", l.create)
 	mux.HandleFunc("GET /api/v1/log/entries/{uuid}", l.get)
 	mux.HandleFunc("GET /api/v1/log", l.info)
 	mux.HandleFunc("GET /api/v1/log/proof", l.proof)
 	mux.HandleFunc("GET /api/v1/log/publicKey", l.publicKey)
+	mux.HandleFunc("POST /api/v1/index/retrieve", l.search)
 	l.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if l.Fail.Load() {
 			writeErr(w, http.StatusInternalServerError, "test log told to fail")
@@ -169,6 +178,14 @@ func (l *Log) create(w http.ResponseWriter, r *http.Request) {
 	l.times = append(l.times, time.Now().Unix())
 	l.tree.AppendData(leafBytes)
 	l.Uploads++
+	keys, err := ei.IndexKeys()
+	if err != nil {
+		writeErr(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	for _, k := range keys {
+		l.index[k] = append(l.index[k], l.entryID(leaf))
+	}
 	if l.DropAnswer.CompareAndSwap(true, false) {
 		l.Fail.Store(true)
 		writeErr(w, http.StatusInternalServerError, "answer lost")
@@ -309,4 +326,62 @@ func sha256sum(b []byte) []byte {
 	h := crypto.SHA256.New()
 	h.Write(b)
 	return h.Sum(nil)
+}
+
+// search is Rekor's SearchIndexHandler (pkg/api/index.go) over the
+// in-memory index: the same lookup keys (a public key by the sha256 of its
+// canonical form from Rekor's pki package, a hash as "sha256:<hex>"), "or"
+// by default, "and" intersecting.
+func (l *Log) search(w http.ResponseWriter, r *http.Request) {
+	if l.NoIndex.Load() {
+		writeErr(w, http.StatusNotImplemented, "Search Index API not enabled in this Rekor instance")
+		return
+	}
+	var q models.SearchIndex
+	if err := json.NewDecoder(r.Body).Decode(&q); err != nil {
+		writeErr(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if err := q.Validate(strfmt.Default); err != nil {
+		writeErr(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	var keys []string
+	if q.Hash != "" {
+		keys = append(keys, strings.ToLower(util.PrefixSHA(q.Hash)))
+	}
+	if q.PublicKey != nil {
+		// Only x509 here: pki.NewArtifactFactory would link every format
+		// (pgp, tuf, ...) into the tests; for x509 it dispatches to this.
+		if *q.PublicKey.Format != "x509" {
+			writeErr(w, http.StatusBadRequest, *q.PublicKey.Format+" is not a supported PKI format here")
+			return
+		}
+		key, err := pkix509.NewPublicKey(bytes.NewReader(q.PublicKey.Content))
+		if err != nil {
+			writeErr(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		canon, err := key.CanonicalValue()
+		if err != nil {
+			writeErr(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		keys = append(keys, strings.ToLower(hex.EncodeToString(sha256sum(canon))))
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	seen := map[string]int{}
+	for _, k := range keys {
+		for _, id := range l.index[k] {
+			seen[id]++
+		}
+	}
+	out := []string{}
+	for id, n := range seen {
+		if q.Operator != "and" || n == len(keys) {
+			out = append(out, id)
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
 }
