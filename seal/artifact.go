@@ -128,4 +128,3 @@ func FindArtifact(recs []*Record, kind, sha256hex string) *Record {
 	}
 	return found
 }
-

@@ -39,10 +39,10 @@ type Report struct {
 	OperatorKeyFrom string `json:"operator_key_from"`
 	RekorLogID      string `json:"rekor_log_id"`
 
-	Entries      int64             `json:"entries"`       // entries read
-	ChainOK      bool              `json:"chain_ok"`      // the hash chain holds
-	ChainHead    string            `json:"chain_head"`    // hash of the last good entry
-	ChainProblem *register.Problem `json:"chain_problem"` // the first place it does not
+	Entries      int64             `json:"entries"`             // entries read
+	ChainOK      bool              `json:"chain_ok"`            // the hash chain holds
+	ChainHead    string            `json:"chain_head"`          // hash of the last good entry
+	ChainProblem *register.Problem `json:"chain_problem"`       // the first place it does not
 	Disclosed    *int64            `json:"disclosed,omitempty"` // bundle: entries with their input
 	Withheld     *int64            `json:"withheld,omitempty"`  // bundle: entries shown as hashes only
 

@@ -61,11 +61,11 @@ type Log struct {
 	// back and the log becomes unreachable.
 	DropAnswer atomic.Bool
 
-	mu      sync.Mutex
-	tree    *testonly.Tree
-	bodies  [][]byte
-	times   []int64
-	byLeaf  map[string]int
+	mu     sync.Mutex
+	tree   *testonly.Tree
+	bodies [][]byte
+	times  []int64
+	byLeaf map[string]int
 	// index is Rekor's search index: each entry's IndexKeys (from the
 	// entry type's own code, as rekor-server writes them to Redis) to the
 	// entry ids, in upload order.
