@@ -6,8 +6,8 @@
 //
 // Reading streams: the header (everything but the entries) is read first and
 // the entries one at a time, so verifying or replaying a bundle takes
-// constant memory whatever its size. The writer puts "entries" last; the
-// reader requires it.
+// constant memory whatever its size. The writer puts "entries" last, so the
+// header is read without touching the entries.
 package bundle
 
 import (
@@ -253,7 +253,9 @@ func Decode(r io.Reader) (*Bundle, error) {
 
 // decode reads the header into h and, when fn is not nil, passes every
 // entry to fn (the *Entry is reused: fn copies what it keeps). With fn nil
-// it stops at the entries.
+// it stops at the entries when the header is complete (the writer puts the
+// entries last), else skips over them one at a time: a bundle whose keys a
+// tool reordered still reads, in constant memory.
 func decode(r io.Reader, h *Header, fn func(*register.Entry) error) error {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
@@ -270,7 +272,13 @@ func decode(r io.Reader, h *Header, fn func(*register.Entry) error) error {
 			return bad("%v", err)
 		}
 		if t == json.Delim('}') {
-			return bad("no entries")
+			if !seen["entries"] {
+				return bad("no entries")
+			}
+			if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+				return bad("data after the bundle object")
+			}
+			return checkFormat(h)
 		}
 		key, _ := t.(string)
 		if seen[key] {
@@ -292,13 +300,18 @@ func decode(r io.Reader, h *Header, fn func(*register.Entry) error) error {
 		case "artifacts":
 			v = &h.Artifacts
 		case "entries":
-			if h.Format != Format && h.Format != formatV1 {
-				return fmt.Errorf("bundle format %q, this sentinel reads %q and %q", h.Format, Format, formatV1)
+			if fn == nil && seen["format"] && seen["register_id"] && seen["operator_key"] && seen["seals"] &&
+				(seen["artifacts"] || h.Format == formatV1) {
+				return checkFormat(h)
 			}
-			if fn == nil {
-				return nil
+			skip := func(*register.Entry) error { return nil }
+			if fn != nil {
+				skip = fn
 			}
-			return decodeEntries(dec, fn)
+			if err := decodeEntries(dec, skip); err != nil {
+				return err
+			}
+			continue
 		default:
 			return bad("unknown field %q", key)
 		}
@@ -325,11 +338,12 @@ func decodeEntries(dec *json.Decoder, fn func(*register.Entry) error) error {
 	if _, err := dec.Token(); err != nil { // ]
 		return fmt.Errorf("not a sentinel bundle: %v", err)
 	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-		return errors.New("not a sentinel bundle: entries must be the last field")
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("not a sentinel bundle: data after the bundle object")
+	return nil
+}
+
+func checkFormat(h *Header) error {
+	if h.Format != Format && h.Format != formatV1 {
+		return fmt.Errorf("bundle format %q, this sentinel reads %q and %q", h.Format, Format, formatV1)
 	}
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 )
 
 func newExportCmd() *cobra.Command {
-	var out, disclose, keyFlag string
+	var out, disclose, fields, keyFlag string
 	cmd := &cobra.Command{
 		Use:   "export --out PATH",
 		Short: "Export a self-contained bundle for a third party to verify",
@@ -26,18 +26,37 @@ entry, the sealed seals with Rekor's stored answers, and the operator's public
 key. Anyone with the bundle and nothing else can run
 'sentinel verify --bundle PATH'.
 
-Entries are disclosed selectively. A disclosed entry carries its tool input and
-salt (and the verifier checks them against the entry's commitment); the others
-carry the commitment only, which still verifies against the chain and the
-seals. Disclosing more entries later gives a bundle that verifies against the
-same seals. Pending seals are not exported: they prove nothing yet.
+Each entry is shown at one of three levels:
+
+  --disclose SEL  in full: every field, the tool input and its salt (the
+                  verifier checks the input against the entry's commitment);
+  --fields SEL    its fields without the input: kind, time (to the
+                  nanosecond), session and tool_use ids, cwd (user and project
+                  names), tool, decision, rules, reason text, permission mode,
+                  catalog, commitment. 'protocol check --bundle' and 'replay'
+                  read these;
+  otherwise       withheld: its sequence number, hash and previous hash only.
+                  The hash covers every field and the salted input
+                  commitment, so nothing (not the cwd, ids, times, rules or
+                  reasons) can be read or guessed from it.
+
+So "--disclose none" (the default, with the default "--fields none") shows the
+commitment only: a chain of hashes under the seals. Fields cannot be coarsened
+(a day for a time, a short cwd): the hash covers them exactly, so a coarsened
+entry would not verify. Disclosing more later gives a bundle that verifies
+against the same seals. SEL is all, none or e.g. 1,5,7-9.
+
+Sealed artifact statements (protocol files, census) travel in the bundle too,
+each with its exact signed text: its sha256 is what the log holds. Pending
+seals are not exported: they prove nothing yet.
 
 The bundle is written with mode 0600: disclosed inputs may be sensitive.
 
 Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 5 no register, or no operator public key for a sealed register.`,
-		Example: `  sentinel export --out audit.json                 # commitments only
-  sentinel export --out audit.json --disclose 12,40-45
+		Example: `  sentinel export --out audit.json                 # hashes only: nothing readable
+  sentinel export --out readings.json --fields all # decisions, rules, times; no inputs
+  sentinel export --out audit.json --fields all --disclose 12,40-45
   sentinel export --out full.json --disclose all`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,7 +65,11 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 			}
 			sel, err := bundle.ParseSelection(disclose)
 			if err != nil {
-				return fail(exitUsage, "%v", err)
+				return fail(exitUsage, "--disclose %v", err)
+			}
+			fsel, err := bundle.ParseSelection(fields)
+			if err != nil {
+				return fail(exitUsage, "--fields %v", err)
 			}
 			keyPath, err := sealKeyPath(keyFlag)
 			if err != nil {
@@ -73,7 +96,7 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 				return fail(exitError, "%v", err)
 			}
 			defer os.Remove(tmp.Name())
-			n, d, err := bundle.Write(tmp, reg, pubPEM, sel, time.Now())
+			c, err := bundle.Write(tmp, reg, pubPEM, bundle.Disclosure{Input: sel, Fields: fsel}, time.Now())
 			if cerr := tmp.Close(); err == nil {
 				err = cerr
 			}
@@ -85,19 +108,20 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 			}
 			if !sel.All {
 				for q := range sel.Seqs {
-					if q > n {
-						fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: note: entry %d does not exist (the register has %d)\n", q, n)
+					if q > c.Entries {
+						fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: note: entry %d does not exist (the register has %d)\n", q, c.Entries)
 						break
 					}
 				}
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d entries (%d disclosed, %d as commitments only)\n", out, n, d, n-d)
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d entries (%d disclosed, %d with fields only, %d withheld)\n", out, c.Entries, c.Input, c.Fields, c.Withheld)
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&out, "out", "", "write the bundle to this file (required)")
-	f.StringVar(&disclose, "disclose", "none", "entries to disclose with their input: all, none, or e.g. 1,5,7-9")
+	f.StringVar(&disclose, "disclose", "none", "entries shown in full, with their input: all, none, or e.g. 1,5,7-9")
+	f.StringVar(&fields, "fields", "none", "entries shown with their fields but not their input; the rest are withheld (hash only)")
 	f.StringVar(&keyFlag, "key", "", "the signing key whose .pub goes into the bundle (default: sentinel keygen's)")
 	return cmd
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/seal"
 )
 
 // replayOutput is the JSON of `sentinel replay --json`.
@@ -283,26 +285,30 @@ func replayBundle(path string) (func(func(register.Entry) error) error, string, 
 	if err != nil {
 		return nil, "", nil, fail(exitError, "--bundle %s: %v", path, err)
 	}
-	prev := ""
-	for i, e := range b.Entries {
-		if e == nil {
-			return nil, "", nil, fail(exitError, "--bundle %s: entry %d is null", path, i+1)
+	// A first streaming pass checks the chain and every disclosed input;
+	// the caller's pass streams again (constant memory at any size).
+	prev := register.GenesisHash
+	var want int64 = 1
+	err = b.Each(func(e *register.Entry) error {
+		switch {
+		case e.Seq != want:
+			return fail(exitFailure, "--bundle %s: entry %d where entry %d belongs: the chain is broken", path, e.Seq, want)
+		case e.Input != nil && (e.Salt == nil || register.Commit(e.Salt, e.Input) != e.Commitment):
+			return fail(exitFailure, "--bundle %s: entry %d: the disclosed input does not match its commitment", path, e.Seq)
+		case e.PrevHash != prev || (!seal.Withheld(e) && register.EntryHash(e) != e.Hash):
+			return fail(exitFailure, "--bundle %s: entry %d breaks the hash chain", path, e.Seq)
 		}
-		if e.Input != nil && (e.Salt == nil || register.Commit(e.Salt, e.Input) != e.Commitment) {
-			return nil, "", nil, fail(exitFailure, "--bundle %s: entry %d: the disclosed input does not match its commitment", path, e.Seq)
-		}
-		if register.EntryHash(e) != e.Hash || (prev != "" && e.PrevHash != prev) {
-			return nil, "", nil, fail(exitFailure, "--bundle %s: entry %d breaks the hash chain", path, e.Seq)
-		}
-		prev = e.Hash
+		prev, want = e.Hash, want+1
+		return nil
+	})
+	var ee *exitErr
+	if errors.As(err, &ee) {
+		return nil, "", nil, err
+	} else if err != nil {
+		return nil, "", nil, fail(exitError, "--bundle %s: %v", path, err)
 	}
 	each := func(fn func(register.Entry) error) error {
-		for _, e := range b.Entries {
-			if err := fn(*e); err != nil {
-				return err
-			}
-		}
-		return nil
+		return b.Each(func(e *register.Entry) error { return fn(*e) })
 	}
 	return each, "bundle " + path, func() {}, nil
 }

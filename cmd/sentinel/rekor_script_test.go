@@ -14,7 +14,7 @@ import (
 // seal/rekortest (Rekor's own code, a test log key) for the rest of the
 // script, sets REKOR_URL and writes the log key to $WORK/rekor.pub
 // (REKOR_PUBKEY). `rekor fail` makes it answer 500 to everything, `rekor
-// ok` heals it.
+// ok` heals it; `rekor noindex` turns its search index off (501).
 var (
 	scriptLogsMu sync.Mutex
 	scriptLogs   = map[*testscript.TestScript]*rekortest.Log{}
@@ -22,7 +22,7 @@ var (
 
 func cmdRekor(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
-		ts.Fatalf("usage: rekor start|fail|ok")
+		ts.Fatalf("usage: rekor start|fail|ok|noindex")
 	}
 	scriptLogsMu.Lock()
 	defer scriptLogsMu.Unlock()
@@ -51,7 +51,12 @@ func cmdRekor(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("rekor: not started")
 		}
 		log.Fail.Store(args[0] == "fail")
+	case "noindex":
+		if log == nil {
+			ts.Fatalf("rekor: not started")
+		}
+		log.NoIndex.Store(true)
 	default:
-		ts.Fatalf("usage: rekor start|fail|ok")
+		ts.Fatalf("usage: rekor start|fail|ok|noindex")
 	}
 }

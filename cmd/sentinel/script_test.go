@@ -107,7 +107,9 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"jsonpath": cmdJSONPath,
 			"waitfile": cmdWaitFile,
-			"rekor":    cmdRekor, // rekor_script_test.go
+			"rekor":    cmdRekor,   // rekor_script_test.go
+			"sqlexec":  cmdSQLExec, // verify_script_test.go
+			"jsonset":  cmdJSONSet,
 		},
 	})
 }
