@@ -199,9 +199,9 @@ func TestEndToEndReplayOfSealedBundle(t *testing.T) {
 	if !strings.Contains(out, "seal: sealed in Rekor entry") || !strings.Contains(out, "held 1, missed 0") {
 		t.Fatalf("protocol check:\n%s", out)
 	}
-	// Anyone can check the predictions on a commitment-only bundle.
+	// Anyone can check the predictions on a bundle of fields without inputs.
 	none := filepath.Join(work, "none.json")
-	x.ok("export", "--out", none, "--disclose", "none")
+	x.ok("export", "--out", none, "--disclose", "none", "--fields", "all")
 	out = x.ok("protocol", "check", proto, "--at", "today", "--bundle", none, "--json")
 	if !strings.Contains(out, `"held": 1`) || !strings.Contains(out, `"value": 0.5`) {
 		t.Fatalf("protocol check on a bundle:\n%s", out)

@@ -64,7 +64,7 @@ type RuleDelta struct {
 type ReplayReport struct {
 	Decisions     int `json:"decisions"`      // decision and error entries seen
 	Replayed      int `json:"replayed"`       // re-decided
-	NotReplayable int `json:"not_replayable"` // commitment only (input withheld)
+	NotReplayable int `json:"not_replayable"` // commitment only (input withheld) or withheld entirely
 	ReplayErrors  int `json:"replay_errors"`  // re-decided as "could not judge"
 
 	Changed     int                  `json:"changed"`
@@ -129,6 +129,14 @@ func Replay(each func(func(register.Entry) error) error, decide Decider, mustKee
 	ran := map[string]bool{}
 	err := each(func(e register.Entry) error {
 		k := keep[e.Seq]
+		if e.Kind == "" && e.Commitment == "" {
+			// Withheld in a bundle (hash only): nothing to re-decide.
+			rep.NotReplayable++
+			if k != nil {
+				k.Status = KeepNotReplay
+			}
+			return nil
+		}
 		if k != nil && k.Commitment != e.Commitment {
 			k.Status = KeepMismatch
 			k = nil

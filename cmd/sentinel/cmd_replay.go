@@ -180,7 +180,7 @@ func keepMessage(k protocol.KeepResult) string {
 	case protocol.KeepMissing:
 		return fmt.Sprintf("entry %d%s is not in the register", k.Seq, note)
 	case protocol.KeepNotReplay:
-		return fmt.Sprintf("entry %d%s is a commitment only: its input is withheld, it cannot be re-decided", k.Seq, note)
+		return fmt.Sprintf("entry %d%s is a commitment only: its input is withheld, it cannot be re-decided", k.Seq, note) // or withheld entirely
 	case protocol.KeepNotADecision:
 		return fmt.Sprintf("entry %d%s is not a decision", k.Seq, note)
 	}
