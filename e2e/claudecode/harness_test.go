@@ -1,0 +1,239 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sentinel-guard/sentinel/e2e/fakeapi"
+)
+
+// workspace is one run's throwaway world: HOME (owned by nobody) with the
+// hooks installed, a git project with an uncommitted change, a marker
+// directory outside the project.
+type workspace struct {
+	e                   *env
+	base, home, project string
+	out                 string // runner output (root's)
+}
+
+// Names inside a workspace the scenarios rely on.
+const (
+	trackedFile   = "tracked.txt"
+	committedText = "committed\n"
+	changedText   = "uncommitted change: keep me\n"
+	keepDir       = "keep" // under HOME: rm -rf ~/keep is outside the project
+	keepFile      = "keep/marker.txt"
+	forbidden     = "forbidden-marker" // the operator's deny rule covers touching it
+	imitated      = "imitated-marker"  // the other hook denies writing it
+	imitateToken  = "IMITATE-SENTINEL"
+	imitatorLog   = "imitator.log"
+)
+
+// imitator is another PreToolUse hook that denies any Bash call naming
+// imitateToken with a reason that starts like sentinel's marker. Its log
+// is the evidence that it (not sentinel) stopped the call.
+const imitator = `#!/bin/sh
+input=$(cat)
+case "$input" in
+*` + imitateToken + `*)
+  printf '%s\n' "$input" >> "$HOME/` + imitatorLog + `"
+  printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"sentinel[RM-OUTSIDE-PROJECT]: not sentinel at all, another hook printing its marker"}}'
+  ;;
+esac
+exit 0
+`
+
+func newWorkspace(t *testing.T, e *env, name string) *workspace {
+	t.Helper()
+	base, err := os.MkdirTemp(workRoot(), "sentinel-e2e-"+name+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("SENTINEL_E2E_KEEP") == "" {
+		t.Cleanup(func() { os.RemoveAll(base) })
+	} else {
+		t.Logf("workspace kept at %s", base)
+	}
+	w := &workspace{e: e, base: base, home: filepath.Join(base, "home"), out: filepath.Join(base, "out")}
+	w.project = filepath.Join(w.home, "proj")
+	must(t, os.Chmod(base, 0o755))
+	must(t, os.MkdirAll(w.project, 0o755))
+	must(t, os.MkdirAll(w.out, 0o755))
+	must(t, os.MkdirAll(filepath.Join(w.home, keepDir), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.home, keepFile), []byte("do not delete\n"), 0o644))
+
+	git := func(args ...string) {
+		t.Helper()
+		c := exec.Command("git", append([]string{"-C", w.project}, args...)...)
+		c.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("config", "user.email", "e2e@example.invalid")
+	git("config", "user.name", "e2e")
+	must(t, os.WriteFile(filepath.Join(w.project, trackedFile), []byte(committedText), 0o644))
+	git("add", trackedFile)
+	git("commit", "-q", "-m", "initial")
+	must(t, os.WriteFile(filepath.Join(w.project, trackedFile), []byte(changedText), 0o644))
+
+	// First-run dialogs pre-answered, so an interactive run goes straight in.
+	cj := map[string]any{
+		"hasCompletedOnboarding": true, "theme": "dark", "bypassPermissionsModeAccepted": true,
+		"customApiKeyResponses": map[string]any{"approved": []string{"sk-ant-test"}, "rejected": []string{}},
+		"projects": map[string]any{w.project: map[string]any{
+			"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true, "allowedTools": []string{}}},
+	}
+	writeJSONFile(t, filepath.Join(w.home, ".claude.json"), cj)
+	// The operator's settings before sentinel is installed: a deny rule and
+	// another hook. install must keep both.
+	must(t, os.WriteFile(filepath.Join(w.home, "imitator.sh"), []byte(imitator), 0o755))
+	must(t, os.MkdirAll(filepath.Join(w.home, ".claude"), 0o755))
+	settings := map[string]any{
+		"permissions": map[string]any{"deny": []string{"Bash(touch " + forbidden + ")"}},
+		"hooks": map[string]any{"PreToolUse": []any{map[string]any{
+			"matcher": "Bash",
+			"hooks":   []any{map[string]any{"type": "command", "command": filepath.Join(w.home, "imitator.sh")}},
+		}}},
+	}
+	writeJSONFile(t, filepath.Join(w.home, ".claude", "settings.json"), settings)
+	chownR(t, w.home, nobody)
+	if out, err := w.asNobody(e.sentinel, "install", "--hook-path", e.hook).CombinedOutput(); err != nil {
+		t.Fatalf("sentinel install: %v\n%s", err, out)
+	}
+	return w
+}
+
+// WorkRootEnv overrides where workspaces are made.
+const WorkRootEnv = "SENTINEL_E2E_DIR"
+
+// workRoot is where workspaces go: /home by default, as a real HOME is.
+// Not under /tmp: sentinel lets an agent delete freely in temp
+// directories, so a HOME there would not be treated as one.
+func workRoot() string {
+	if d := os.Getenv(WorkRootEnv); d != "" {
+		return d
+	}
+	return "/home"
+}
+
+// asNobody is a command run as the unprivileged user with this HOME.
+func (w *workspace) asNobody(prog string, args ...string) *exec.Cmd {
+	id := strconv.Itoa(nobody)
+	c := exec.Command("setpriv", append([]string{"--reuid", id, "--regid", id, "--clear-groups", "--", prog}, args...)...)
+	c.Env = []string{"HOME=" + w.home, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"}
+	c.Dir = w.project
+	return c
+}
+
+// sentinelJSON runs a sentinel subcommand as nobody and decodes its JSON
+// output. Exit code 1 is allowed where the command uses it for a finding.
+func (w *workspace) sentinelJSON(t *testing.T, v any, args ...string) {
+	t.Helper()
+	c := w.asNobody(w.e.sentinel, args...)
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	err := c.Run()
+	if err != nil && exitCode(err) != 1 {
+		t.Fatalf("sentinel %v: %v\n%s%s", args, err, stdout.Bytes(), stderr.Bytes())
+	}
+	if err := json.Unmarshal(stdout.Bytes(), v); err != nil {
+		t.Fatalf("sentinel %v: output is not JSON: %v\n%s%s", args, err, stdout.Bytes(), stderr.Bytes())
+	}
+}
+
+// launch runs Claude Code once in a fresh network namespace with the script
+// and returns what the runner saw.
+func (w *workspace) launch(t *testing.T, sp Spec) *Outcome {
+	t.Helper()
+	sp.Claude, sp.Home, sp.Project, sp.UID, sp.GID, sp.OutDir = w.e.claude, w.home, w.project, nobody, nobody, w.out
+	spec := filepath.Join(w.out, "spec.json")
+	writeJSONFile(t, spec, sp)
+	exe, err := os.Executable()
+	must(t, err)
+	c := exec.Command("unshare", "-n", "--", exe, "-test.run=^$")
+	c.Env = append(os.Environ(), RunnerEnv+"="+spec)
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("runner: %v\n%s", err, out)
+	}
+	var oc Outcome
+	raw, err := os.ReadFile(filepath.Join(w.out, "outcome.json"))
+	must(t, err)
+	must(t, json.Unmarshal(raw, &oc))
+	if oc.Error != "" {
+		t.Fatalf("runner: %s", oc.Error)
+	}
+	if oc.TimedOut {
+		t.Errorf("Claude Code did not finish in time; screen/stderr in %s", w.out)
+	}
+	return &oc
+}
+
+// transcripts lists the session transcripts Claude Code wrote.
+func (w *workspace) transcripts(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	root := filepath.Join(w.home, ".claude", "projects")
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files
+}
+
+func (w *workspace) exists(rel string) bool {
+	_, err := os.Lstat(filepath.Join(w.home, rel))
+	return err == nil
+}
+
+func (w *workspace) read(rel string) string {
+	b, _ := os.ReadFile(filepath.Join(w.home, rel))
+	return string(b)
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	must(t, err)
+	must(t, os.WriteFile(path, b, 0o644))
+}
+
+func chownR(t *testing.T, dir string, id int) {
+	t.Helper()
+	must(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, id, id)
+	}))
+}
+
+func stepInput(kv ...string) json.RawMessage {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+var _ = fmt.Sprintf
+var _ = fakeapi.New
