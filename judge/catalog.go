@@ -12,7 +12,7 @@ import (
 
 // CatalogVersion names the shipped rule catalog. Bump it whenever a rule is
 // added, removed or changes meaning; CatalogHash changes with any edit.
-const CatalogVersion = "2026.11.3"
+const CatalogVersion = "2026.12.1"
 
 // Classes of rules.
 const (
@@ -49,6 +49,14 @@ type Rule struct {
 	Catastrophic bool `json:"catastrophic"`
 	// Prefix is set for operator rules: the command prefix they match.
 	Prefix []string `json:"prefix,omitempty"`
+
+	// Matches says in a few words what the rule fires on (the docs' table).
+	Matches string `json:"-"`
+	// Fire are tool calls on which the rule must fire, Pass look-alikes on
+	// which it must not; TestRuleExamples runs them all, attended and
+	// unattended. A Bash command is written as it is; another tool as
+	// "Tool {json input}" (Read {"file_path":"..."}).
+	Fire, Pass []string `json:"-"`
 }
 
 // MarshalJSON writes the decision as text.
@@ -60,178 +68,68 @@ func (r Rule) MarshalJSON() ([]byte, error) {
 	}{plain(r), r.Decision.String()})
 }
 
-// Rule ids used by the code; the catalog below gives each its text.
-const (
-	RuleGitResetHard       = "GIT-RESET-HARD"
-	RuleGitStashDrop       = "GIT-STASH-DROP"
-	RuleGitCleanForce      = "GIT-CLEAN-FORCE"
-	RuleGitCheckoutDiscard = "GIT-CHECKOUT-DISCARD"
-	RuleGitRestore         = "GIT-RESTORE-WORKTREE"
-	RuleGitSwitchDiscard   = "GIT-SWITCH-DISCARD"
-	RuleGitPushForce       = "GIT-PUSH-FORCE"
-	RuleGitBranchForceDel  = "GIT-BRANCH-FORCE-DELETE"
-	RuleGitReflogExpire    = "GIT-REFLOG-EXPIRE"
-	RuleGitFilterBranch    = "GIT-HISTORY-REWRITE"
-	RuleGitUpdateRefDelete = "GIT-UPDATE-REF-DELETE"
-	RuleGitWorktreeRemove  = "GIT-WORKTREE-REMOVE-FORCE"
-	RuleGitReadTreeReset   = "GIT-READ-TREE-RESET"
-	RuleRmGitDir           = "RM-GIT-DIR"
+// The shipped rules are declared next to their matching code, one family
+// per file (git.go, rm.go, pathrules.go, ...), each with its examples, by
+// rules(...). The catalog is every registered rule, ordered by class (as
+// classOrder lists them), then by id.
+var registered []Rule
 
-	RuleRmSystem         = "RM-SYSTEM"
-	RuleRmHome           = "RM-HOME"
-	RuleRmOutside        = "RM-OUTSIDE-PROJECT"
-	RuleRmFileOutside    = "RM-FILE-OUTSIDE-PROJECT"
-	RuleRmDynamic        = "RM-DYNAMIC-TARGET"
-	RuleRmProjectRoot    = "RM-PROJECT-ROOT"
-	RuleFindDelete       = "FIND-DELETE-OUTSIDE"
-	RuleDiskDevice       = "DISK-DEVICE-WRITE"
-	RuleMkfs             = "DISK-FORMAT"
-	RuleShred            = "SHRED"
-	RuleTruncateDotfile  = "TRUNCATE-DOTFILE"
-	RuleDotfileWrite     = "DOTFILE-WRITE"
-	RuleChmodRecursive   = "CHMOD-RECURSIVE-SYSTEM"
-	RuleRsyncDeleteHome  = "RSYNC-DELETE-HOME"
-	RuleProtectedPath    = "PROTECTED-PATH-WRITE"
-	RuleSecretRead       = "SECRET-READ"
-	RuleEnvDump          = "ENV-DUMP"
-	RuleCredentialWrite  = "CREDENTIAL-STORE-WRITE"
-	RuleExfil            = "EXFIL-SECRET-NETWORK"
-	RuleHostNotAllowed   = "NETWORK-HOST-NOT-ALLOWED"
-	RuleRemoteCodePipe   = "REMOTE-CODE-EXEC"
-	RuleDecodeExec       = "DECODE-EXEC"
-	RuleEvalDynamic      = "EVAL-DYNAMIC"
-	RuleRemoteCodeFile   = "REMOTE-CODE-FILE"
-	RuleRmRemote         = "RM-REMOTE"
-	RuleSudo             = "PRIV-SUDO"
-	RuleSudoers          = "PRIV-SUDOERS"
-	RuleSetuid           = "PRIV-SETUID"
-	RuleShutdown         = "SYS-SHUTDOWN"
-	RuleKillAll          = "SYS-KILL-ALL"
-	RuleServiceStop      = "SYS-SERVICE-STOP"
-	RuleFirewallFlush    = "SYS-FIREWALL-FLUSH"
-	RuleCrontabRemove    = "SYS-CRONTAB-REMOVE"
-	RuleSystemWrite      = "SYS-FILE-WRITE"
-	RuleSentinelTamper   = "SENTINEL-TAMPER"
-	RuleClaudeSettings   = "CLAUDE-SETTINGS-EDIT"
-	RuleGitHooksPath     = "GIT-HOOKS-PATH"
-	RuleGitNoVerify      = "GIT-NO-VERIFY"
-	RuleTerraformDestroy = "INFRA-TERRAFORM-DESTROY"
-	RuleKubectlDelete    = "INFRA-KUBE-DELETE"
-	RuleCloudDelete      = "INFRA-CLOUD-DELETE"
-	RuleSQLDestructive   = "DATA-SQL-DESTRUCTIVE"
-	RuleDBReset          = "DATA-DB-RESET"
-	RuleDynamicCommand   = "DYNAMIC-COMMAND"
-	RuleUnjudged         = "SENTINEL-UNJUDGED"
-)
-
-// catalog is the shipped rule set, in a stable order (by class, then id as
-// written here). Reasons are one line; alternatives say what to do instead.
-var catalog = []Rule{
-	// discard-work: ask, so a human sees it attended and unattended denies.
-	{RuleGitResetHard, ClassDiscardWork, SevHigh, Ask, "git reset --hard discards uncommitted changes in the worktree and index", "commit or `git stash` first, or use `git reset --keep`", false, nil},
-	{RuleGitStashDrop, ClassDiscardWork, SevHigh, Ask, "git stash drop/clear deletes stashed work", "leave the stash in place; `git stash list` to inspect it", false, nil},
-	{RuleGitCleanForce, ClassDiscardWork, SevHigh, Ask, "git clean -f deletes untracked files that git cannot restore", "run `git clean -n` to see what would go, then remove paths explicitly", false, nil},
-	{RuleGitCheckoutDiscard, ClassDiscardWork, SevHigh, Ask, "git checkout of paths (or -f) overwrites uncommitted changes", "`git stash` first, or `git diff` to see what would be lost", false, nil},
-	{RuleGitRestore, ClassDiscardWork, SevHigh, Ask, "git restore of the worktree overwrites uncommitted changes", "`git restore --staged` only unstages; `git stash` keeps the changes", false, nil},
-	{RuleGitSwitchDiscard, ClassDiscardWork, SevHigh, Ask, "git switch -f/--discard-changes throws away local changes", "commit or stash, then switch without --discard-changes", false, nil},
-	{RuleGitPushForce, ClassDiscardWork, SevHigh, Ask, "force push, mirror push or remote ref deletion rewrites shared history", "`git push --force-with-lease`, or push a new branch", false, nil},
-	{RuleGitBranchForceDel, ClassDiscardWork, SevMedium, Ask, "git branch -D deletes a branch even when it is not merged", "`git branch -d` refuses to delete unmerged work", false, nil},
-	{RuleGitReflogExpire, ClassDiscardWork, SevHigh, Ask, "expiring the reflog or pruning now removes the last way back to lost commits", "leave reflog and gc to their defaults", false, nil},
-	{RuleGitFilterBranch, ClassDiscardWork, SevHigh, Ask, "filter-branch/filter-repo rewrites the whole history", "work on a fresh clone and review before pushing", false, nil},
-	{RuleGitUpdateRefDelete, ClassDiscardWork, SevMedium, Ask, "git update-ref -d deletes a ref without any safety check", "`git branch -d` / `git tag -d` with review", false, nil},
-	{RuleGitWorktreeRemove, ClassDiscardWork, SevMedium, Ask, "git worktree remove --force deletes a worktree with uncommitted changes", "commit in that worktree first, or remove it without --force", false, nil},
-	{RuleGitReadTreeReset, ClassDiscardWork, SevMedium, Ask, "git read-tree --reset overwrites the index (and with -u the worktree)", "`git stash` first", false, nil},
-	{RuleRmGitDir, ClassDiscardWork, SevHigh, Ask, "deleting a .git directory destroys the repository's history", "keep .git; remove only the files you mean to", false, nil},
-
-	// destroy-files
-	{RuleRmSystem, ClassDestroyFiles, SevCritical, Deny, "rm of /, a system directory or a system file (recursive, forced, or in /etc, /usr, /bin, /boot ...)", "delete the specific project paths you mean, by name", true, nil},
-	{RuleRmHome, ClassDestroyFiles, SevCritical, Deny, "recursive or forced rm of the home directory or its dotfiles", "delete the specific project paths you mean, by name", true, nil},
-	{RuleRmOutside, ClassDestroyFiles, SevHigh, Deny, "recursive or forced rm of a path outside the project", "work inside the project or a temp dir; ask the operator to remove it", false, nil},
-	{RuleRmFileOutside, ClassDestroyFiles, SevMedium, Ask, "deleting a file outside the project", "leave files outside the project to the operator", false, nil},
-	{RuleRmRemote, ClassDestroyFiles, SevHigh, Ask, "deleting files on another machine or in a container (ssh, docker exec, kubectl exec)", "ask the operator; list what would go first", false, nil},
-	{RuleRmDynamic, ClassDestroyFiles, SevMedium, Ask, "recursive or forced rm of a path that is only known at run time", "spell the path out, or check the variable is set and inside the project", false, nil},
-	{RuleRmProjectRoot, ClassDestroyFiles, SevHigh, Ask, "recursive rm of the whole project directory", "delete the build outputs by name (build/, dist/, node_modules/)", false, nil},
-	{RuleFindDelete, ClassDestroyFiles, SevHigh, Deny, "find -delete/-exec rm starting outside the project, at / or in home", "run find inside the project, first without -delete", false, nil},
-	{RuleDiskDevice, ClassDestroyFiles, SevCritical, Deny, "writing directly to a block device destroys the file system on it", "write to a file, not a device", true, nil},
-	{RuleMkfs, ClassDestroyFiles, SevCritical, Deny, "formatting or wiping a file system", "leave disk management to the operator", true, nil},
-	{RuleShred, ClassDestroyFiles, SevHigh, Deny, "shred overwrites files so they can never be recovered", "`rm` the file inside the project if it must go", false, nil},
-	{RuleTruncateDotfile, ClassDestroyFiles, SevHigh, Deny, "truncating or overwriting a dotfile in the home directory", "append with >> after review, or edit a copy", false, nil},
-	{RuleDotfileWrite, ClassDestroyFiles, SevMedium, Ask, "changing a shell or tool startup file in the home directory", "show the operator the line to add instead", false, nil},
-	{RuleChmodRecursive, ClassDestroyFiles, SevCritical, Deny, "recursive chmod/chown of /, a system directory or the home directory", "change the permissions of the project paths you mean", true, nil},
-	{RuleRsyncDeleteHome, ClassDestroyFiles, SevHigh, Deny, "rsync --delete into the home directory or a system directory", "sync into a new directory, or drop --delete", false, nil},
-	{RuleProtectedPath, ClassDestroyFiles, SevHigh, Deny, "writing or deleting a path the operator protected", "leave that path to the operator", false, nil},
-
-	// secrets
-	{RuleSecretRead, ClassSecrets, SevHigh, Ask, "reading a credential store (keys, tokens, .env, browser profile, keychain)", "use the credential through its tool (ssh-agent, aws cli) without reading it", false, nil},
-	{RuleEnvDump, ClassSecrets, SevMedium, Ask, "dumping the whole environment, which holds tokens", "print the one variable you need: `printenv NAME`", false, nil},
-	{RuleCredentialWrite, ClassSecrets, SevHigh, Deny, "writing into a credential store (~/.ssh, authorized_keys, ~/.aws, ...)", "show the operator the change to make", false, nil},
-
-	// exfiltration
-	{RuleExfil, ClassExfiltration, SevCritical, Deny, "a secret is read and a network send happens in the same command", "never send credentials; use the service's own authenticated tool", true, nil},
-	{RuleHostNotAllowed, ClassExfiltration, SevMedium, Ask, "network access to a host not on the operator's allowed list", "use an allowed host, or ask the operator to add it", false, nil},
-
-	// remote-code
-	{RuleRemoteCodePipe, ClassRemoteCode, SevCritical, Deny, "downloaded code is run directly (curl | sh, bash <(curl ...))", "download to a file, read it, then run it", true, nil},
-	{RuleDecodeExec, ClassRemoteCode, SevCritical, Deny, "decoded (obfuscated) text is run as code", "decode to a file and read it before running anything", true, nil},
-	{RuleEvalDynamic, ClassRemoteCode, SevMedium, Ask, "code that is only known at run time is executed (eval, sh -c of a variable)", "run the command directly, spelled out", false, nil},
-	{RuleRemoteCodeFile, ClassRemoteCode, SevCritical, Deny, "a file downloaded or decoded earlier in the same command is then run (curl -o x.sh URL && sh x.sh)", "download in one command, read the file, then run it in a separate command", true, nil},
-
-	// privilege and system
-	{RuleSudo, ClassPrivilege, SevMedium, Ask, "running a command as root (sudo, doas, su)", "ask the operator to run it, or avoid needing root", false, nil},
-	{RuleSudoers, ClassPrivilege, SevCritical, Deny, "changing sudoers grants permanent root access", "leave sudoers to the operator", true, nil},
-	{RuleSetuid, ClassPrivilege, SevCritical, Deny, "setting the setuid/setgid bit makes a program run with its owner's rights", "use normal permissions", true, nil},
-	{RuleShutdown, ClassPrivilege, SevHigh, Deny, "shutting down or rebooting the machine", "leave power management to the operator", false, nil},
-	{RuleKillAll, ClassPrivilege, SevHigh, Deny, "killing every process the user can reach", "kill the specific process id", false, nil},
-	{RuleServiceStop, ClassPrivilege, SevMedium, Ask, "stopping, disabling or masking a system service", "ask the operator", false, nil},
-	{RuleFirewallFlush, ClassPrivilege, SevCritical, Deny, "flushing or disabling the firewall", "change one specific rule with the operator's consent", true, nil},
-	{RuleCrontabRemove, ClassPrivilege, SevHigh, Deny, "crontab -r deletes every scheduled job of the user", "`crontab -l` to inspect; edit single entries", false, nil},
-	{RuleSystemWrite, ClassPrivilege, SevMedium, Ask, "writing a system file (/etc, /usr, /boot, ...)", "ask the operator to make the change", false, nil},
-
-	// oversight
-	{RuleSentinelTamper, ClassOversight, SevCritical, Deny, "writing, deleting or reading the sentinel's own register, configuration, keys or binaries", "the sentinel is the operator's; ask them", true, nil},
-	{RuleClaudeSettings, ClassOversight, SevCritical, Deny, "editing Claude Code settings (hooks, permissions) from inside the session", "propose the settings change to the operator", true, nil},
-	{RuleGitHooksPath, ClassOversight, SevHigh, Ask, "changing core.hooksPath bypasses the repository's hooks", "leave hooks configured as they are", false, nil},
-	{RuleGitNoVerify, ClassOversight, SevMedium, Ask, "--no-verify skips the commit/push hooks (tests, linters, secret scans)", "fix what the hook reports, then commit normally", false, nil},
-
-	// infrastructure and data
-	{RuleTerraformDestroy, ClassInfrastructure, SevCritical, Deny, "destroying infrastructure (terraform/tofu/pulumi destroy)", "plan the change and let the operator apply it", false, nil},
-	{RuleKubectlDelete, ClassInfrastructure, SevHigh, Ask, "deleting cluster resources (kubectl delete, helm uninstall)", "ask the operator; scale down or use a dry run first", false, nil},
-	{RuleCloudDelete, ClassInfrastructure, SevHigh, Ask, "deleting or terminating cloud resources", "ask the operator; use a dry run first", false, nil},
-	{RuleSQLDestructive, ClassInfrastructure, SevCritical, Deny, "DROP, TRUNCATE or an unbounded DELETE/UPDATE sent to a database", "back up first; add a WHERE clause; let the operator run it", false, nil},
-	{RuleDBReset, ClassInfrastructure, SevHigh, Ask, "dropping or resetting a database through an ORM or admin tool", "ask the operator; migrate instead of reset", false, nil},
-
-	// dynamic
-	{RuleDynamicCommand, ClassDynamic, SevMedium, Ask, "the command name is only known at run time", "spell the command out", false, nil},
-
-	// error
-	{RuleUnjudged, ClassError, SevHigh, Ask, "the call could not be judged", "simplify the command, or split it", false, nil},
+// rules registers a family's rules; it is called from package-level var
+// declarations, so every family is registered before any function runs.
+func rules(rs ...Rule) bool {
+	registered = append(registered, rs...)
+	return true
 }
 
-var ruleIndex = func() map[string]int {
-	m := make(map[string]int, len(catalog))
-	for i, r := range catalog {
+// classOrder is the order of classes in the catalog (and its docs).
+var classOrder = []string{ClassDiscardWork, ClassDestroyFiles, ClassSecrets, ClassExfiltration,
+	ClassRemoteCode, ClassPrivilege, ClassOversight, ClassInfrastructure, ClassDynamic, ClassError}
+
+// catalogRules is the shipped catalog in its stable order, built once.
+var catalogRules = sync.OnceValue(func() []Rule {
+	out := append([]Rule(nil), registered...)
+	rank := map[string]int{}
+	for i, c := range classOrder {
+		rank[c] = i
+	}
+	for _, r := range out {
+		if _, ok := rank[r.Class]; !ok {
+			panic("judge: rule " + r.ID + " has an unknown class " + r.Class)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if rank[out[i].Class] != rank[out[j].Class] {
+			return rank[out[i].Class] < rank[out[j].Class]
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+})
+
+var ruleIndex = sync.OnceValue(func() map[string]int {
+	cat := catalogRules()
+	m := make(map[string]int, len(cat))
+	for i, r := range cat {
 		if _, dup := m[r.ID]; dup {
-			panic("hook: duplicate rule id " + r.ID)
+			panic("judge: duplicate rule id " + r.ID)
 		}
 		m[r.ID] = i
 	}
 	return m
-}()
+})
 
 // Rules returns the shipped catalog in its stable order (a copy).
 func Rules() []Rule {
-	out := make([]Rule, len(catalog))
-	copy(out, catalog)
-	return out
+	return append([]Rule(nil), catalogRules()...)
 }
 
 // ruleByID returns the shipped rule with that id.
 func ruleByID(id string) (Rule, bool) {
-	i, ok := ruleIndex[id]
+	i, ok := ruleIndex()[id]
 	if !ok {
 		return Rule{}, false
 	}
-	return catalog[i], true
+	return catalogRules()[i], true
 }
 
 // ClassOf returns the class of a rule id ("" when unknown). Operator rules
@@ -247,7 +145,7 @@ func ClassOf(ruleID string) string {
 func Classes() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, r := range catalog {
+	for _, r := range catalogRules() {
 		if !seen[r.Class] {
 			seen[r.Class] = true
 			out = append(out, r.Class)
@@ -280,7 +178,7 @@ func CatalogHashFor(cfg *Config) string {
 var catalogBytes = sync.OnceValue(func() []byte {
 	b := make([]byte, 0, 32<<10) // the catalog is about 14 KB: one allocation
 	b = append(b, "sentinel-catalog\n"+CatalogVersion+"\n"...)
-	for _, r := range catalog {
+	for _, r := range catalogRules() {
 		b = append(appendRuleJSON(b, r), '\n')
 	}
 	return b

@@ -14,6 +14,20 @@ import (
 	"github.com/sentinel-guard/sentinel/programs"
 )
 
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RuleSentinelUnjudged = "SENTINEL-UNJUDGED"
+)
+
+var _ = rules(
+	Rule{ID: RuleSentinelUnjudged, Class: ClassError, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "the call could not be judged",
+		Alternative: "simplify the command, or split it",
+		Matches:     "the call could not be judged (see above)",
+		Fire:        []string{"ls )", "echo 'unterminated"},
+		Pass:        []string{"ls '(x)'"}},
+)
+
 // Unattended permission modes: no human can answer a prompt.
 func unattendedMode(mode string) bool {
 	return mode == "bypassPermissions" || mode == "dontAsk"
@@ -66,7 +80,7 @@ func errorDecision(msg string, unatt bool) Decision {
 	if len(msg) > maxErrorText {
 		msg = msg[:maxErrorText] + "..."
 	}
-	r, _ := ruleByID(RuleUnjudged)
+	r, _ := ruleByID(RuleSentinelUnjudged)
 	h := hitFor(r, msg)
 	h.Reason = r.Reason + ": " + msg
 	d := finish([]Hit{h}, unatt)
@@ -221,7 +235,7 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 		}
 		if j.cfg != nil && j.cfg.RestrictWebFetch {
 			if h := programs.HostOf(u); !j.cfg.hostAllowed(h) {
-				j.add(RuleHostNotAllowed, "WebFetch "+h)
+				j.add(RuleNetworkHostNotAllowed, "WebFetch "+h)
 			}
 		}
 	}
@@ -288,7 +302,7 @@ func (j *judge) bash(cmd string) error {
 	}
 	if j.networkSend != "" {
 		if s := firstNonEmpty(j.secretRead, j.secretVar); s != "" {
-			j.add(RuleExfil, s+" + "+j.networkSend)
+			j.add(RuleExfilSecretNetwork, s+" + "+j.networkSend)
 		}
 	}
 	return nil

@@ -6,6 +6,118 @@ import (
 	"github.com/sentinel-guard/sentinel/parse"
 )
 
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RuleGitResetHard           = "GIT-RESET-HARD"
+	RuleGitStashDrop           = "GIT-STASH-DROP"
+	RuleGitCleanForce          = "GIT-CLEAN-FORCE"
+	RuleGitCheckoutDiscard     = "GIT-CHECKOUT-DISCARD"
+	RuleGitRestoreWorktree     = "GIT-RESTORE-WORKTREE"
+	RuleGitSwitchDiscard       = "GIT-SWITCH-DISCARD"
+	RuleGitPushForce           = "GIT-PUSH-FORCE"
+	RuleGitBranchForceDelete   = "GIT-BRANCH-FORCE-DELETE"
+	RuleGitReflogExpire        = "GIT-REFLOG-EXPIRE"
+	RuleGitHistoryRewrite      = "GIT-HISTORY-REWRITE"
+	RuleGitUpdateRefDelete     = "GIT-UPDATE-REF-DELETE"
+	RuleGitWorktreeRemoveForce = "GIT-WORKTREE-REMOVE-FORCE"
+	RuleGitReadTreeReset       = "GIT-READ-TREE-RESET"
+	RuleGitHooksPath           = "GIT-HOOKS-PATH"
+	RuleGitNoVerify            = "GIT-NO-VERIFY"
+)
+
+var _ = rules(
+	Rule{ID: RuleGitResetHard, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "git reset --hard discards uncommitted changes in the worktree and index",
+		Alternative: "commit or `git stash` first, or use `git reset --keep`",
+		Matches:     "`git reset --hard` (any position, any global options: `-C`, `--git-dir`, `GIT_DIR=`, `-c`)",
+		Fire:        []string{"git reset --hard", "git -C ../other reset -q --hard HEAD@{1}"},
+		Pass:        []string{"git reset --soft HEAD~1", "git commit -m 'never git reset --hard'", "git reset --keep HEAD~1"}},
+	Rule{ID: RuleGitStashDrop, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "git stash drop/clear deletes stashed work",
+		Alternative: "leave the stash in place; `git stash list` to inspect it",
+		Matches:     "`git stash drop`, `git stash clear`",
+		Fire:        []string{"git stash drop", "git stash clear"},
+		Pass:        []string{"git stash list", "git stash pop"}},
+	Rule{ID: RuleGitCleanForce, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "git clean -f deletes untracked files that git cannot restore",
+		Alternative: "run `git clean -n` to see what would go, then remove paths explicitly",
+		Matches:     "`git clean -f…` without `-n`/`-i`",
+		Fire:        []string{"git clean -fd", "git clean -dfx -e .env"},
+		Pass:        []string{"git clean -n", "git clean -fdn"}},
+	Rule{ID: RuleGitCheckoutDiscard, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "git checkout of paths (or -f) overwrites uncommitted changes",
+		Alternative: "`git stash` first, or `git diff` to see what would be lost",
+		Matches:     "`git checkout -f`, `checkout [REV] -- PATHS`, `checkout .` / `:/` / `*`",
+		Fire:        []string{"git checkout .", "git checkout -- src/app.js"},
+		Pass:        []string{"git checkout -b feature", "git checkout main"}},
+	Rule{ID: RuleGitRestoreWorktree, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "git restore of the worktree overwrites uncommitted changes",
+		Alternative: "`git restore --staged` only unstages; `git stash` keeps the changes",
+		Matches:     "`git restore PATHS` unless only `--staged`",
+		Fire:        []string{"git restore .", "git restore src/app.js"},
+		Pass:        []string{"git restore --staged src/app.js"}},
+	Rule{ID: RuleGitSwitchDiscard, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "git switch -f/--discard-changes throws away local changes",
+		Alternative: "commit or stash, then switch without --discard-changes",
+		Matches:     "`git switch -f` / `--discard-changes`",
+		Fire:        []string{"git switch -f main", "git switch --discard-changes feature"},
+		Pass:        []string{"git switch -c feature", "git switch main"}},
+	Rule{ID: RuleGitPushForce, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "force push, mirror push or remote ref deletion rewrites shared history",
+		Alternative: "`git push --force-with-lease`, or push a new branch",
+		Matches:     "`push -f`/`--force`/`--mirror`/`--delete`/`-d`/`--prune`, `+ref`, `:ref`; not `--force-with-lease` alone",
+		Fire:        []string{"git push --force", "git push origin +main"},
+		Pass:        []string{"git push --force-with-lease", "git push origin main"}},
+	Rule{ID: RuleGitBranchForceDelete, Class: ClassDiscardWork, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "git branch -D deletes a branch even when it is not merged",
+		Alternative: "`git branch -d` refuses to delete unmerged work",
+		Matches:     "`branch -D`, `-d --force`",
+		Fire:        []string{"git branch -D feature/login", "git branch -df old"},
+		Pass:        []string{"git branch -d merged", "git branch -a"}},
+	Rule{ID: RuleGitReflogExpire, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "expiring the reflog or pruning now removes the last way back to lost commits",
+		Alternative: "leave reflog and gc to their defaults",
+		Matches:     "`reflog expire/delete`, `gc --prune=now/all`, `git prune`",
+		Fire:        []string{"git reflog expire --expire=now --all", "git gc --prune=now --aggressive"},
+		Pass:        []string{"git reflog", "git gc"}},
+	Rule{ID: RuleGitHistoryRewrite, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "filter-branch/filter-repo rewrites the whole history",
+		Alternative: "work on a fresh clone and review before pushing",
+		Matches:     "`filter-branch`, `filter-repo`",
+		Fire:        []string{"git filter-repo --path secrets.txt --invert-paths", "git filter-branch --tree-filter 'rm -f x' HEAD"},
+		Pass:        []string{"git log --follow x"}},
+	Rule{ID: RuleGitUpdateRefDelete, Class: ClassDiscardWork, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "git update-ref -d deletes a ref without any safety check",
+		Alternative: "`git branch -d` / `git tag -d` with review",
+		Matches:     "`update-ref -d`",
+		Fire:        []string{"git update-ref -d refs/heads/main"},
+		Pass:        []string{"git update-ref refs/heads/x HEAD"}},
+	Rule{ID: RuleGitWorktreeRemoveForce, Class: ClassDiscardWork, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "git worktree remove --force deletes a worktree with uncommitted changes",
+		Alternative: "commit in that worktree first, or remove it without --force",
+		Matches:     "`worktree remove -f`",
+		Fire:        []string{"git worktree remove --force ../wt"},
+		Pass:        []string{"git worktree remove ../wt", "git worktree list"}},
+	Rule{ID: RuleGitReadTreeReset, Class: ClassDiscardWork, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "git read-tree --reset overwrites the index (and with -u the worktree)",
+		Alternative: "`git stash` first",
+		Matches:     "`read-tree --reset`",
+		Fire:        []string{"git read-tree --reset -u HEAD"},
+		Pass:        []string{"git read-tree HEAD"}},
+	Rule{ID: RuleGitHooksPath, Class: ClassOversight, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "changing core.hooksPath bypasses the repository's hooks",
+		Alternative: "leave hooks configured as they are",
+		Matches:     "`git config [--global] core.hooksPath V`, `--unset`, `git -c core.hooksPath=…`",
+		Fire:        []string{"git config core.hooksPath /dev/null", "git -c core.hooksPath=/dev/null commit -m x"},
+		Pass:        []string{"git config core.hooksPath", "git config user.name Ann"}},
+	Rule{ID: RuleGitNoVerify, Class: ClassOversight, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "--no-verify skips the commit/push hooks (tests, linters, secret scans)",
+		Alternative: "fix what the hook reports, then commit normally",
+		Matches:     "`--no-verify` on commit/push/merge/am/rebase/cherry-pick/revert/pull, `commit -n`, `HUSKY=0 git commit`",
+		Fire:        []string{"git commit --no-verify -m x", "HUSKY=0 git commit -m x"},
+		Pass:        []string{"git commit -m x", "git commit -m 'add --no-verify docs'"}},
+)
+
 // gitGlobal splits git's global options from the subcommand. It returns
 // the subcommand, its arguments and the -c key=value settings.
 func gitGlobal(args []string) (sub string, rest []string, cfg []string) {
@@ -92,7 +204,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 		staged := o.Has('S', "staged")
 		worktree := o.Has('W', "worktree")
 		if (!staged || worktree) && !o.Has('p', "patch") && (len(o.Pos) > 0 || o.Has(0, "pathspec-from-file")) {
-			j.add(RuleGitRestore, detail)
+			j.add(RuleGitRestoreWorktree, detail)
 		}
 	case "switch":
 		o := parseOpts(rest, "cC", "create", "force-create")
@@ -104,7 +216,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 	case "branch":
 		o := parseOpts(rest, "")
 		if o.Short['D'] || (o.Has('d', "delete") && o.Has('f', "force")) {
-			j.add(RuleGitBranchForceDel, detail)
+			j.add(RuleGitBranchForceDelete, detail)
 		}
 	case "reflog":
 		if len(rest) > 0 && (rest[0] == "expire" || rest[0] == "delete") {
@@ -121,7 +233,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 			j.add(RuleGitReflogExpire, detail)
 		}
 	case "filter-branch", "filter-repo":
-		j.add(RuleGitFilterBranch, detail)
+		j.add(RuleGitHistoryRewrite, detail)
 	case "update-ref":
 		o := parseOpts(rest, "m")
 		if o.Has('d') {
@@ -131,7 +243,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 		if len(rest) > 0 && rest[0] == "remove" {
 			o := parseOpts(rest[1:], "")
 			if o.Has('f', "force") {
-				j.add(RuleGitWorktreeRemove, detail)
+				j.add(RuleGitWorktreeRemoveForce, detail)
 			}
 		}
 	case "read-tree":

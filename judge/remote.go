@@ -7,6 +7,20 @@ import (
 	"github.com/sentinel-guard/sentinel/parse"
 )
 
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RuleRmRemote = "RM-REMOTE"
+)
+
+var _ = rules(
+	Rule{ID: RuleRmRemote, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "deleting files on another machine or in a container (ssh, docker exec, kubectl exec)",
+		Alternative: "ask the operator; list what would go first",
+		Matches:     "rm or `find -delete` on another machine or in a container (`ssh HOST '…'`, `docker exec`, `kubectl exec`) of a path that is not `/`, a system dir or file, a home (`~`, `/root`, `/home/NAME`, `/Users/NAME`) or its dotfiles (those keep RM-SYSTEM / RM-HOME / FIND-DELETE-OUTSIDE, deny) nor under `/tmp`-like scratch dirs (allowed); no project rules apply there. `docker run`/`podman run` keep the local rules (a bind mount `-v /:/host` makes container paths host paths)",
+		Fire:        []string{"ssh host 'rm -rf /var/www/old'"},
+		Pass:        []string{"ssh host 'rm -rf /tmp/build'", "ssh host ls /var/www"}},
+)
+
 // Deletions on another machine (ssh HOST 'rm ...', docker exec, kubectl
 // exec): the project is a local notion, so "outside the project" says
 // nothing there. What stays catastrophic anywhere is kept: /, system
@@ -81,7 +95,7 @@ func (j *judge) rmRemote(p string, strong, tampered bool, detail string) {
 func (j *judge) findRemote(p, detail string) {
 	switch j.locateRemote(p) {
 	case locSystem, locHome, locHomeDot:
-		j.add(RuleFindDelete, detail)
+		j.add(RuleFindDeleteOutside, detail)
 	case locOutside:
 		j.add(RuleRmRemote, detail)
 	}

@@ -9,6 +9,55 @@ import (
 	"github.com/sentinel-guard/sentinel/programs"
 )
 
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RulePrivSudoers      = "PRIV-SUDOERS"
+	RuleSysShutdown      = "SYS-SHUTDOWN"
+	RuleSysKillAll       = "SYS-KILL-ALL"
+	RuleSysServiceStop   = "SYS-SERVICE-STOP"
+	RuleSysFirewallFlush = "SYS-FIREWALL-FLUSH"
+	RuleSysCrontabRemove = "SYS-CRONTAB-REMOVE"
+)
+
+var _ = rules(
+	Rule{ID: RulePrivSudoers, Class: ClassPrivilege, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "changing sudoers grants permanent root access",
+		Alternative: "leave sudoers to the operator",
+		Matches:     "writing `/etc/sudoers*`, `visudo`, adding a user to `sudo`/`wheel`/`admin`",
+		Fire:        []string{"visudo", "echo 'agent ALL=(ALL) NOPASSWD:ALL' >> /etc/sudoers"},
+		Pass:        []string{"groups", "id -u"}},
+	Rule{ID: RuleSysShutdown, Class: ClassPrivilege, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "shutting down or rebooting the machine",
+		Alternative: "leave power management to the operator",
+		Matches:     "`shutdown`, `reboot`, `halt`, `poweroff`, `init 0/6`, `systemctl poweroff/reboot/halt/kexec`",
+		Fire:        []string{"shutdown -h now", "systemctl reboot"},
+		Pass:        []string{"uptime", "systemctl status nginx"}},
+	Rule{ID: RuleSysKillAll, Class: ClassPrivilege, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "killing every process the user can reach",
+		Alternative: "kill the specific process id",
+		Matches:     "`kill -9 -1` (pid -1), `killall5`, `pkill -u USER` with no pattern",
+		Fire:        []string{"kill -9 -1", "killall5"},
+		Pass:        []string{"kill -9 1234", "kill -1 1234"}},
+	Rule{ID: RuleSysServiceStop, Class: ClassPrivilege, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "stopping, disabling or masking a system service",
+		Alternative: "ask the operator",
+		Matches:     "`systemctl stop/disable/mask/kill UNIT`, `service X stop`, `launchctl unload/bootout`",
+		Fire:        []string{"systemctl stop nginx", "systemctl mask sshd"},
+		Pass:        []string{"systemctl status nginx", "systemctl restart --user app"}},
+	Rule{ID: RuleSysFirewallFlush, Class: ClassPrivilege, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "flushing or disabling the firewall",
+		Alternative: "change one specific rule with the operator's consent",
+		Matches:     "`iptables -F/-X`, `-P … ACCEPT`, `ufw disable/reset`, `nft flush ruleset`, `pfctl -d/-F`, stopping firewalld/ufw/nftables, `setenforce 0`",
+		Fire:        []string{"iptables -F", "ufw disable"},
+		Pass:        []string{"iptables -L", "ufw status"}},
+	Rule{ID: RuleSysCrontabRemove, Class: ClassPrivilege, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "crontab -r deletes every scheduled job of the user",
+		Alternative: "`crontab -l` to inspect; edit single entries",
+		Matches:     "`crontab -r` (also `-ir`)",
+		Fire:        []string{"crontab -r"},
+		Pass:        []string{"crontab -l"}},
+)
+
 // system judges privilege, system, infrastructure and data commands.
 func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
 	switch e.Name {
@@ -18,91 +67,91 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 			return // sudo -l, -v, -k
 		}
 		if len(args) > 0 {
-			j.add(RuleSudo, detail)
+			j.add(RulePrivSudo, detail)
 		}
 	case "su", "sg", "machinectl":
-		j.add(RuleSudo, detail)
+		j.add(RulePrivSudo, detail)
 	case "visudo":
-		j.add(RuleSudoers, detail)
+		j.add(RulePrivSudoers, detail)
 	case "usermod", "gpasswd", "adduser", "addgroup", "dseditgroup":
 		for _, a := range args {
 			for _, g := range strings.Split(a, ",") {
 				if g == "sudo" || g == "wheel" || g == "admin" || g == "root" {
-					j.add(RuleSudoers, detail)
+					j.add(RulePrivSudoers, detail)
 					return
 				}
 			}
 		}
 	case "shutdown", "reboot", "halt", "poweroff":
-		j.add(RuleShutdown, detail)
+		j.add(RuleSysShutdown, detail)
 	case "init", "telinit":
 		if len(args) > 0 && (args[0] == "0" || args[0] == "6") {
-			j.add(RuleShutdown, detail)
+			j.add(RuleSysShutdown, detail)
 		}
 	case "systemctl", "loginctl":
 		j.systemctl(args, detail)
 	case "service":
 		if len(args) >= 2 && (args[1] == "stop" || args[1] == "disable") {
 			if isFirewallUnit(args[0]) {
-				j.add(RuleFirewallFlush, detail)
+				j.add(RuleSysFirewallFlush, detail)
 			} else {
-				j.add(RuleServiceStop, detail)
+				j.add(RuleSysServiceStop, detail)
 			}
 		}
 	case "launchctl":
 		if len(args) > 0 && containsAny(args[:1], "unload", "bootout", "disable", "remove", "stop") {
-			j.add(RuleServiceStop, detail)
+			j.add(RuleSysServiceStop, detail)
 		}
 	case "kill":
 		if killsAll(args) {
-			j.add(RuleKillAll, detail)
+			j.add(RuleSysKillAll, detail)
 		}
 	case "killall5":
-		j.add(RuleKillAll, detail)
+		j.add(RuleSysKillAll, detail)
 	case "pkill", "killall":
 		o := parseOpts(args, "u", "user")
 		if len(o.Pos) == 0 && (o.Values["u"] != "" || o.Long["user"] != "") {
-			j.add(RuleKillAll, detail)
+			j.add(RuleSysKillAll, detail)
 		}
 	case "iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft":
 		o := parseOpts(args, "tP")
 		if o.Has('F', "flush") || o.Has('X', "delete-chain") || strings.EqualFold(lastOr(args), "ACCEPT") && o.Values["P"] != "" {
-			j.add(RuleFirewallFlush, detail)
+			j.add(RuleSysFirewallFlush, detail)
 		}
 	case "ufw":
 		if containsAny(args, "disable", "reset") {
-			j.add(RuleFirewallFlush, detail)
+			j.add(RuleSysFirewallFlush, detail)
 		}
 	case "nft":
 		s := strings.Join(args, " ")
 		if strings.Contains(s, "flush ruleset") || strings.Contains(s, "delete table") || strings.Contains(s, "flush table") {
-			j.add(RuleFirewallFlush, detail)
+			j.add(RuleSysFirewallFlush, detail)
 		}
 	case "pfctl":
 		o := parseOpts(args, "F")
 		if o.Short['d'] || o.Values["F"] != "" {
-			j.add(RuleFirewallFlush, detail)
+			j.add(RuleSysFirewallFlush, detail)
 		}
 	case "setenforce":
 		if len(args) > 0 && (args[0] == "0" || strings.EqualFold(args[0], "permissive")) {
-			j.add(RuleFirewallFlush, detail)
+			j.add(RuleSysFirewallFlush, detail)
 		}
 	case "crontab":
 		o := parseOpts(args, "u")
 		if o.Short['r'] {
-			j.add(RuleCrontabRemove, detail)
+			j.add(RuleSysCrontabRemove, detail)
 		}
 	case "terraform", "tofu", "terragrunt":
 		j.terraform(args, detail)
 	case "pulumi", "cdk", "cdktf", "serverless", "sls":
 		if containsAny(programs.Operands(args), "destroy", "remove") {
-			j.add(RuleTerraformDestroy, detail)
+			j.add(RuleInfraTerraformDestroy, detail)
 		}
 	case "kubectl", "oc", "kubecolor":
 		j.kubectl(args, detail)
 	case "helm":
 		if p := programs.Operands(args); len(p) > 0 && containsAny(p[:1], "uninstall", "delete", "del", "un") {
-			j.add(RuleKubectlDelete, detail)
+			j.add(RuleInfraKubeDelete, detail)
 		}
 	case "aws", "gcloud", "az", "doctl", "gsutil", "heroku", "fly", "flyctl", "vercel", "netlify",
 		"gh", "linode-cli", "hcloud", "ibmcloud", "oci", "scw", "exo", "vultr-cli", "railway", "render", "supabase", "firebase":
@@ -111,10 +160,10 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 		"mongosh", "mongo", "redis-cli", "sqlcmd", "snowsql", "bq", "pgcli", "mycli", "litecli":
 		j.sql(all, i, e, args, detail)
 	case "dropdb", "dropuser":
-		j.add(RuleSQLDestructive, detail)
+		j.add(RuleDataSqlDestructive, detail)
 	case "mysqladmin":
 		if containsAny(args, "drop") {
-			j.add(RuleSQLDestructive, detail)
+			j.add(RuleDataSqlDestructive, detail)
 		}
 	}
 	j.orm(e, args, detail)
@@ -139,21 +188,21 @@ func (j *judge) systemctl(args []string, detail string) {
 	}
 	switch p[0] {
 	case "poweroff", "reboot", "halt", "kexec", "soft-reboot":
-		j.add(RuleShutdown, detail)
+		j.add(RuleSysShutdown, detail)
 	case "isolate":
 		if len(p) > 1 && (strings.HasPrefix(p[1], "rescue") || strings.HasPrefix(p[1], "emergency") ||
 			strings.HasPrefix(p[1], "poweroff") || strings.HasPrefix(p[1], "reboot") || strings.HasPrefix(p[1], "halt")) {
-			j.add(RuleShutdown, detail)
+			j.add(RuleSysShutdown, detail)
 		}
 	case "stop", "disable", "mask", "kill":
 		for _, u := range p[1:] {
 			if isFirewallUnit(u) {
-				j.add(RuleFirewallFlush, detail)
+				j.add(RuleSysFirewallFlush, detail)
 				return
 			}
 		}
 		if len(p) > 1 {
-			j.add(RuleServiceStop, detail)
+			j.add(RuleSysServiceStop, detail)
 		}
 	}
 }
@@ -186,221 +235,6 @@ func killsAll(args []string) bool {
 		sigDone = true
 	}
 	return false
-}
-
-func (j *judge) terraform(args []string, detail string) {
-	var p []string
-	destroyFlag := false
-	for _, a := range args {
-		if a == "-destroy" || a == "--destroy" {
-			destroyFlag = true
-		}
-		if !strings.HasPrefix(a, "-") {
-			p = append(p, a)
-		}
-	}
-	if len(p) == 0 {
-		return
-	}
-	sub := p[0]
-	if sub == "run-all" || sub == "run" {
-		if len(p) > 1 {
-			sub = p[1]
-		}
-	}
-	if sub == "destroy" || (sub == "apply" && destroyFlag) {
-		j.add(RuleTerraformDestroy, detail)
-	}
-}
-
-func dryRun(args []string) bool {
-	for _, a := range args {
-		if a == "--dry-run" || strings.HasPrefix(a, "--dry-run=") && !strings.HasSuffix(a, "=none") || a == "--dryrun" {
-			return true
-		}
-	}
-	return false
-}
-
-func (j *judge) kubectl(args []string, detail string) {
-	o := parseOpts(args, "nlfcos", "namespace", "context", "kubeconfig", "selector", "filename", "output", "cluster", "user")
-	if len(o.Pos) > 0 && (o.Pos[0] == "delete" || o.Pos[0] == "drain") && !dryRun(args) {
-		j.add(RuleKubectlDelete, detail)
-	}
-}
-
-// The expressions are compiled on first use (lazyRegexp): compiling them
-// at package init cost every hook process, most of which never run them.
-var cloudDeleteVerb = lazyRegexp(`^(delete|terminate|destroy|deregister|purge|remove|rb|rm)([-:_].*)?$`)
-
-func (j *judge) cloud(name string, args []string, detail string) {
-	if dryRun(args) {
-		return
-	}
-	p := programs.Operands(args)
-	switch name {
-	case "aws":
-		// aws SERVICE OPERATION; s3 rb / s3 rm
-		if len(p) >= 2 {
-			op := p[1]
-			if p[0] == "s3" && (op == "rb" || op == "rm") {
-				j.add(RuleCloudDelete, detail)
-				return
-			}
-			if strings.HasPrefix(op, "delete-") || strings.HasPrefix(op, "terminate-") ||
-				strings.HasPrefix(op, "deregister-") || strings.HasPrefix(op, "purge-") || strings.HasPrefix(op, "remove-") {
-				j.add(RuleCloudDelete, detail)
-			}
-		}
-		return
-	case "gh":
-		if len(p) > 0 && p[0] == "api" {
-			for k, a := range args {
-				if (a == "-X" || a == "--method") && k+1 < len(args) && strings.EqualFold(args[k+1], "DELETE") ||
-					strings.EqualFold(a, "-XDELETE") || strings.EqualFold(a, "--method=DELETE") {
-					j.add(RuleCloudDelete, detail)
-					return
-				}
-			}
-			return
-		}
-		if len(p) >= 2 && p[1] == "delete" && (p[0] == "repo" || p[0] == "release" || p[0] == "secret" || p[0] == "variable" || p[0] == "gist" || p[0] == "run" || p[0] == "cache") {
-			j.add(RuleCloudDelete, detail)
-		}
-		return
-	case "heroku":
-		if len(p) > 0 && (p[0] == "apps:destroy" || p[0] == "pg:reset" || p[0] == "destroy") {
-			j.add(RuleCloudDelete, detail)
-		}
-		return
-	}
-	// gcloud compute instances delete NAME, az vm delete, doctl compute droplet delete ...
-	for _, v := range p {
-		if cloudDeleteVerb().MatchString(v) && (v != "rm" || name == "gsutil" || name == "vercel") && (v != "remove" || name == "vercel") {
-			j.add(RuleCloudDelete, detail)
-			return
-		}
-	}
-}
-
-var (
-	sqlDrop     = lazyRegexp(`(?i)\b(drop\s+(table|database|schema|view|index|user|role|owned|collection|keyspace|materialized)|truncate(\s+table)?\s+[\w."` + "`" + `\[]|dropdatabase\s*\(|\.drop\s*\(\s*\)|flushall|flushdb)`)
-	sqlDelete   = lazyRegexp(`(?i)\bdelete\s+from\b`)
-	sqlUpdate   = lazyRegexp(`(?i)\bupdate\s+[\w."` + "`" + `\[\]]+\s+set\b`)
-	sqlWhere    = lazyRegexp(`(?i)\bwhere\b`)
-	mongoDelAll = lazyRegexp(`(?i)\b(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)`)
-)
-
-// destructiveSQL reports DROP/TRUNCATE and DELETE/UPDATE without WHERE.
-func destructiveSQL(s string) bool {
-	if sqlDrop().MatchString(s) || mongoDelAll().MatchString(s) {
-		return true
-	}
-	for _, stmt := range strings.Split(s, ";") {
-		if (sqlDelete().MatchString(stmt) || sqlUpdate().MatchString(stmt)) && !sqlWhere().MatchString(stmt) {
-			return true
-		}
-	}
-	return false
-}
-
-// sql scans the SQL a database client would run: its -c/-e/--command
-// strings, operands, and text piped in by echo/printf/cat heredocs.
-func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
-	if e.Name == "redis-cli" {
-		for _, a := range args {
-			if strings.EqualFold(a, "flushall") || strings.EqualFold(a, "flushdb") {
-				j.add(RuleSQLDestructive, detail)
-				return
-			}
-		}
-		return
-	}
-	for _, a := range args {
-		if destructiveSQL(a) {
-			j.add(RuleSQLDestructive, detail)
-			return
-		}
-	}
-	// stdin from an earlier pipeline stage (echo "DROP TABLE x" | psql)
-	if e.Pipeline != 0 && e.Stage > 0 {
-		for k := range all {
-			f := &all[k]
-			if f.Pipeline == e.Pipeline && f.Stage < e.Stage && (f.Name == "echo" || f.Name == "printf" || f.Name == "cat") {
-				for _, w := range f.Argv[1:] {
-					if destructiveSQL(w.Value) {
-						j.add(RuleSQLDestructive, detail)
-						return
-					}
-				}
-			}
-		}
-	}
-	for _, d := range j.data {
-		if d.Why == "stdin text of "+e.Name && destructiveSQL(d.Text) {
-			j.add(RuleSQLDestructive, detail)
-			return
-		}
-	}
-	for _, r := range e.Redirects {
-		if (r.Op == "<<<" || r.Op == "<<" || r.Op == "<<-") && destructiveSQL(r.Target.Value) {
-			j.add(RuleSQLDestructive, detail)
-			return
-		}
-	}
-}
-
-// ormResets are token sets that reset or drop a database through a
-// framework's tooling.
-var ormResets = [][]string{
-	{"db:drop"}, {"db:reset"}, {"db:purge"}, {"db:migrate:reset"}, {"db:schema:load"},
-	{"prisma", "migrate", "reset"}, {"prisma", "--force-reset"}, {"prisma", "--accept-data-loss"},
-	{"manage.py", "flush"}, {"django-admin", "flush"}, {"manage.py", "reset_db"},
-	{"artisan", "migrate:fresh"}, {"artisan", "migrate:reset"}, {"artisan", "db:wipe"},
-	{"ecto.drop"}, {"ecto.reset"}, {"schema:drop"}, {"doctrine:database:drop"},
-	{"doctrine:schema:drop"}, {"alembic", "downgrade", "base"}, {"sequelize", "db:drop"},
-	{"migrate:rollback", "--all"}, {"supabase", "db", "reset"},
-}
-
-var ormRunners = map[string]bool{
-	"rails": true, "rake": true, "bundle": true, "prisma": true, "npx": true, "bunx": true, "pnpm": true,
-	"yarn": true, "npm": true, "python": true, "python3": true, "php": true, "mix": true, "alembic": true,
-	"sequelize": true, "typeorm": true, "knex": true, "django-admin": true, "symfony": true,
-	"manage.py": true, "artisan": true, "bin/rails": true, "uv": true, "poetry": true, "pipenv": true,
-	"supabase": true, "dotnet": true, "bun": true, "console": true, "doctrine": true, "pnpx": true,
-}
-
-func (j *judge) orm(e *parse.Exec, args []string, detail string) {
-	if !ormRunners[e.Name] {
-		return
-	}
-	toks := make([]string, 0, len(args)+1)
-	toks = append(toks, e.Name)
-	for _, a := range args {
-		if s := strings.LastIndexByte(a, '/'); s >= 0 {
-			a = a[s+1:]
-		}
-		toks = append(toks, a)
-	}
-	for _, set := range ormResets {
-		if allTokens(toks, set) {
-			j.add(RuleDBReset, detail)
-			return
-		}
-	}
-	// dotnet ef database drop
-	if e.Name == "dotnet" && allTokens(toks, []string{"ef", "database", "drop"}) {
-		j.add(RuleDBReset, detail)
-	}
-}
-
-func allTokens(toks, want []string) bool {
-	for _, w := range want {
-		if !contains(toks, w) {
-			return false
-		}
-	}
-	return true
 }
 
 // lazyRegexp compiles expr once, on first call of the returned func.

@@ -27,7 +27,7 @@ const maxPayload = 8 << 20
 
 // errorRule is the rule id of a call that could not be judged or whose
 // decision could not be registered.
-const errorRule = judge.RuleUnjudged
+const errorRule = judge.RuleSentinelUnjudged
 
 // busyTimeout is how long an append waits for another writer before the
 // decision goes to the journal: well under the hook's timeout in Claude

@@ -32,6 +32,9 @@ type Case struct {
 	Input    json.RawMessage // tool_input
 	Text     string          // the input as written
 	KnownGap string          // reason, when the code is known to get it wrong
+	// Rule is the rule expected to speak (the first hit), where one rule is
+	// expected; "" when the line does not say.
+	Rule string
 }
 
 // WantUnattended is the expected unattended verdict: ask becomes deny.
@@ -81,20 +84,25 @@ func Parse(name string, r io.Reader) ([]Case, error) {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) < 4 || len(f) > 5 {
-			return nil, fmt.Errorf("%s:%d: want 4 or 5 tab-separated fields, got %d", name, n, len(f))
+		if len(f) < 4 || len(f) > 6 {
+			return nil, fmt.Errorf("%s:%d: want 4 to 6 tab-separated fields, got %d", name, n, len(f))
 		}
 		v, ok := judge.ParseVerdict(f[0])
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: bad decision %q", name, n, f[0])
 		}
 		c := Case{File: name, Line: n, Want: v, Class: f[1], Tool: f[2], Text: f[3]}
-		if len(f) == 5 {
-			gap, ok := strings.CutPrefix(f[4], "known_gap:")
-			if !ok {
-				return nil, fmt.Errorf("%s:%d: fifth field must start with known_gap:", name, n)
+		for _, extra := range f[4:] {
+			if gap, ok := strings.CutPrefix(extra, "known_gap:"); ok {
+				c.KnownGap = strings.TrimSpace(gap)
+			} else if id, ok := strings.CutPrefix(extra, "rule:"); ok {
+				c.Rule = strings.TrimSpace(id)
+				if judge.ClassOf(c.Rule) == "" {
+					return nil, fmt.Errorf("%s:%d: rule %q is not in the catalog", name, n, c.Rule)
+				}
+			} else {
+				return nil, fmt.Errorf("%s:%d: a field after the input must start with rule: or known_gap:", name, n)
 			}
-			c.KnownGap = strings.TrimSpace(gap)
 		}
 		text := f[3]
 		switch {
@@ -142,9 +150,18 @@ type Result struct {
 	Got, GotUnattended judge.Decision
 }
 
-// OK reports whether both modes gave the expected verdict.
+// OK reports whether both modes gave the expected verdict and, where the
+// line names one, the expected rule spoke first in both.
 func (r Result) OK() bool {
-	return r.Got.Verdict == r.Want && r.GotUnattended.Verdict == r.WantUnattended()
+	return r.Got.Verdict == r.Want && r.GotUnattended.Verdict == r.WantUnattended() &&
+		(r.Rule == "" || first(r.Got) == r.Rule && first(r.GotUnattended) == r.Rule)
+}
+
+func first(d judge.Decision) string {
+	if len(d.Hits) == 0 {
+		return ""
+	}
+	return d.Hits[0].RuleID
 }
 
 // Run decides every case in both modes.
@@ -244,6 +261,10 @@ func Describe(r Result) string {
 	if r.Got.Error != "" {
 		got += " (error: " + r.Got.Error + ")"
 	}
+	want := r.Want.String()
+	if r.Rule != "" {
+		want += " by " + r.Rule
+	}
 	return fmt.Sprintf("%s:%d [%s] %s %q: want %s/%s, got %s/%s %v", r.File, r.Line, r.Class, r.Tool,
-		r.Text, r.Want, r.WantUnattended(), got, r.GotUnattended.Decision, r.Got.RuleIDs())
+		r.Text, want, r.WantUnattended(), got, r.GotUnattended.Decision, r.Got.RuleIDs())
 }

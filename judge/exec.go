@@ -1,0 +1,214 @@
+package judge
+
+import (
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
+)
+
+const maxDetail = 200
+
+// describe is the short text of an execution used in hit details.
+func describe(e *parse.Exec) string {
+	var b strings.Builder
+	for i, w := range e.Argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.Value)
+		if b.Len() > maxDetail {
+			break
+		}
+	}
+	s := truncUTF8(b.String(), maxDetail)
+	if e.Origin.Kind != "" && e.Origin.Kind != parse.OriginTop && e.Origin.Via != "" {
+		s += " (via " + e.Origin.Via + ")"
+	}
+	return s
+}
+
+func wordValues(ws []parse.Word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Value
+	}
+	return out
+}
+
+// execution is what a rule's matcher sees of one execution.
+type execution struct {
+	all    []parse.Exec // the whole command (pipelines, earlier steps)
+	i      int          // this execution's index in all
+	e      *parse.Exec
+	args   []string // e.Argv[1:] as text
+	detail string   // for the hit
+}
+
+// execMatchers are the matchers of rules that judge one execution on their
+// own. A rule file registers its matcher with onExec next to the rule's
+// declaration; nothing else changes to add such a rule.
+var execMatchers []func(j *judge, x execution)
+
+// onExec registers a matcher; call it from a package-level var.
+func onExec(m func(j *judge, x execution)) bool {
+	execMatchers = append(execMatchers, m)
+	return true
+}
+
+// exec judges execution i of all (the whole list is there for pipelines).
+func (j *judge) exec(all []parse.Exec, i int) {
+	e := &all[i]
+	detail := describe(e)
+	if i == len(all)-1 {
+		j.launder(all) // across executions: a fetched file run later
+	}
+	if e.Dynamic && !j.coveredByRunsCode(all, e) {
+		j.add(RuleDynamicCommand, detail)
+	}
+	if e.RunsCode != nil {
+		j.runsCode(e.RunsCode.Sources, detail)
+	} else if src, ok := procSubstCode(e); ok {
+		j.runsCode(src, detail)
+	}
+	for _, w := range e.Wrappers {
+		name, _, _ := strings.Cut(w, " ")
+		if programs.Is(name, programs.Privilege) {
+			j.add(RulePrivSudo, detail)
+			break
+		}
+	}
+	j.redirects(e, detail)
+	if len(e.Argv) == 0 || e.Dynamic {
+		return
+	}
+	for _, w := range e.Argv[1:] {
+		if !w.Static && j.secretVar == "" {
+			if n := secretVarRef(w.Value); n != "" {
+				j.secretVar = "secret variable $" + n
+			}
+		}
+	}
+	if e.HelpOnly {
+		return // parse saw a lookup (--help before any "--"): nothing runs
+	}
+	args := wordValues(e.Argv[1:])
+	j.command(all, i, e, args, detail)
+	x := execution{all: all, i: i, e: e, args: args, detail: detail}
+	for _, m := range execMatchers {
+		m(j, x)
+	}
+	j.reads(e, args, detail)
+	j.network(e, args, detail)
+	j.custom(e, detail)
+}
+
+func (j *judge) redirects(e *parse.Exec, detail string) {
+	for _, r := range e.Redirects {
+		t := r.Target
+		if !t.Static {
+			continue
+		}
+		if strings.HasPrefix(t.Value, "/dev/tcp/") || strings.HasPrefix(t.Value, "/dev/udp/") {
+			j.sendsTo(detail, "")
+			continue
+		}
+		p, ok := j.resolve(t.Value, e.Dir)
+		if !ok {
+			continue
+		}
+		switch r.Op {
+		case "<", "<<<":
+			j.readAbsShell(p, detail)
+		case ">>", "&>>":
+			j.writeAbs(p, kindAppend, detail)
+		case "<>":
+			j.writeAbs(p, kindEdit, detail)
+		case ">", ">|", "&>":
+			j.writeAbs(p, kindTruncate, detail)
+		}
+	}
+}
+
+// writesTo records writes of kind to the static operands given.
+func (j *judge) writesTo(e *parse.Exec, targets []string, kind writeKind, detail string) {
+	for _, t := range targets {
+		if p, ok := j.resolve(t, e.Dir); ok {
+			j.writeAbs(p, kind, detail)
+		}
+	}
+}
+
+// command dispatches on the command name.
+func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
+	name := e.Name
+	if j.disk(e, args, detail) {
+		return
+	}
+	switch name {
+	case "git":
+		j.git(e, args, detail)
+	case "rm", "unlink":
+		j.rm(all, i, e, args, detail)
+	case "rimraf":
+		j.rmWords(e, e.Argv[1:], true, true, detail)
+	case "npx", "bunx", "pnpx":
+		// npx rimraf DIR: rimraf is rm -rf
+		for k, w := range e.Argv[1:] {
+			if w.Value == "rimraf" || strings.HasPrefix(w.Value, "rimraf@") {
+				j.rmWords(e, e.Argv[k+2:], true, true, detail)
+				break
+			}
+			if !strings.HasPrefix(w.Value, "-") {
+				break
+			}
+		}
+		j.system(all, i, e, args, detail) // npx prisma migrate reset ...
+	case "find":
+		j.find(e, args, detail)
+	case "truncate":
+		j.writesTo(e, programs.Lookup(name).Parse(args).Pos, kindTruncate, detail)
+	case "tee", "sponge":
+		o := programs.Lookup(name).Parse(args)
+		k := kindTruncate
+		if o.Has('a', "append") {
+			k = kindAppend
+		}
+		j.writesTo(e, o.Pos, k, detail)
+	case "cp", "mv", "install", "ln", "rsync", "scp":
+		j.copyLike(e, args, detail)
+	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+		j.chmod(e, args, detail)
+	default:
+		if name == "sed" || programs.LangOf(name) == "perl" || programs.LangOf(name) == "ruby" {
+			j.inPlace(e, args, detail)
+		}
+		if p := programs.Lookup(name); p.Is(programs.Downloader) && p.Outputs != nil {
+			// curl -o F, curl -O URL (the URL's name in the directory), wget
+			j.writesTo(e, p.Outputs(args), kindTruncate, detail)
+		}
+		j.system(all, i, e, args, detail)
+	}
+}
+
+// custom applies operator command-prefix rules.
+func (j *judge) custom(e *parse.Exec, detail string) {
+	if j.cfg == nil {
+		return
+	}
+	for _, r := range j.cfg.Custom {
+		if len(r.Prefix) == 0 || r.Prefix[0] != e.Name || len(e.Argv) < len(r.Prefix) {
+			continue
+		}
+		match := true
+		for k := 1; k < len(r.Prefix); k++ {
+			if e.Argv[k].Value != r.Prefix[k] {
+				match = false
+				break
+			}
+		}
+		if match {
+			j.hits = append(j.hits, hitFor(r, detail))
+		}
+	}
+}

@@ -1,0 +1,264 @@
+package judge
+
+import (
+	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
+	"strings"
+)
+
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RuleInfraTerraformDestroy = "INFRA-TERRAFORM-DESTROY"
+	RuleInfraKubeDelete       = "INFRA-KUBE-DELETE"
+	RuleInfraCloudDelete      = "INFRA-CLOUD-DELETE"
+	RuleDataSqlDestructive    = "DATA-SQL-DESTRUCTIVE"
+	RuleDataDbReset           = "DATA-DB-RESET"
+)
+
+var _ = rules(
+	Rule{ID: RuleInfraTerraformDestroy, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny, Catastrophic: false,
+		Reason:      "destroying infrastructure (terraform/tofu/pulumi destroy)",
+		Alternative: "plan the change and let the operator apply it",
+		Matches:     "`terraform/tofu/terragrunt destroy`, `apply -destroy`, `run-all destroy`, `pulumi/cdk destroy`, `serverless remove`",
+		Fire:        []string{"terraform destroy", "tofu apply -destroy"},
+		Pass:        []string{"terraform plan", "terraform plan -destroy -out p"}},
+	Rule{ID: RuleInfraKubeDelete, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "deleting cluster resources (kubectl delete, helm uninstall)",
+		Alternative: "ask the operator; scale down or use a dry run first",
+		Matches:     "`kubectl/oc delete`, `kubectl drain`, `helm uninstall/delete` (not `--dry-run`)",
+		Fire:        []string{"kubectl delete pod web-1", "helm uninstall my-release"},
+		Pass:        []string{"kubectl get pods", "kubectl delete pod web-1 --dry-run=client"}},
+	Rule{ID: RuleInfraCloudDelete, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "deleting or terminating cloud resources",
+		Alternative: "ask the operator; use a dry run first",
+		Matches:     "`aws … delete-*/terminate-*/deregister-*`, `aws s3 rb/rm`, `gcloud/az/doctl/… delete/destroy`, `gh repo delete`, `heroku apps:destroy/pg:reset`",
+		Fire:        []string{"aws ec2 terminate-instances --instance-ids i-1", "gh repo delete org/repo --yes"},
+		Pass:        []string{"aws ec2 describe-instances", "gh repo view org/repo"}},
+	Rule{ID: RuleDataSqlDestructive, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny, Catastrophic: false,
+		Reason:      "DROP, TRUNCATE or an unbounded DELETE/UPDATE sent to a database",
+		Alternative: "back up first; add a WHERE clause; let the operator run it",
+		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs; `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`",
+		Fire:        []string{"psql -c 'DROP TABLE users'", "dropdb production"},
+		Pass:        []string{"psql -c 'SELECT count(*) FROM users'", "psql -c 'DELETE FROM users WHERE id = 3'"}},
+	Rule{ID: RuleDataDbReset, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "dropping or resetting a database through an ORM or admin tool",
+		Alternative: "ask the operator; migrate instead of reset",
+		Matches:     "`rails db:drop/reset/purge`, `prisma migrate reset`, `manage.py flush`, `artisan migrate:fresh`, `mix ecto.reset`, `dotnet ef database drop`, ...",
+		Fire:        []string{"rails db:drop", "npx prisma migrate reset"},
+		Pass:        []string{"rails db:migrate", "npx prisma migrate dev"}},
+)
+
+func (j *judge) terraform(args []string, detail string) {
+	var p []string
+	destroyFlag := false
+	for _, a := range args {
+		if a == "-destroy" || a == "--destroy" {
+			destroyFlag = true
+		}
+		if !strings.HasPrefix(a, "-") {
+			p = append(p, a)
+		}
+	}
+	if len(p) == 0 {
+		return
+	}
+	sub := p[0]
+	if sub == "run-all" || sub == "run" {
+		if len(p) > 1 {
+			sub = p[1]
+		}
+	}
+	if sub == "destroy" || (sub == "apply" && destroyFlag) {
+		j.add(RuleInfraTerraformDestroy, detail)
+	}
+}
+
+func dryRun(args []string) bool {
+	for _, a := range args {
+		if a == "--dry-run" || strings.HasPrefix(a, "--dry-run=") && !strings.HasSuffix(a, "=none") || a == "--dryrun" {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *judge) kubectl(args []string, detail string) {
+	o := parseOpts(args, "nlfcos", "namespace", "context", "kubeconfig", "selector", "filename", "output", "cluster", "user")
+	if len(o.Pos) > 0 && (o.Pos[0] == "delete" || o.Pos[0] == "drain") && !dryRun(args) {
+		j.add(RuleInfraKubeDelete, detail)
+	}
+}
+
+// The expressions are compiled on first use (lazyRegexp): compiling them
+// at package init cost every hook process, most of which never run them.
+var cloudDeleteVerb = lazyRegexp(`^(delete|terminate|destroy|deregister|purge|remove|rb|rm)([-:_].*)?$`)
+
+func (j *judge) cloud(name string, args []string, detail string) {
+	if dryRun(args) {
+		return
+	}
+	p := programs.Operands(args)
+	switch name {
+	case "aws":
+		// aws SERVICE OPERATION; s3 rb / s3 rm
+		if len(p) >= 2 {
+			op := p[1]
+			if p[0] == "s3" && (op == "rb" || op == "rm") {
+				j.add(RuleInfraCloudDelete, detail)
+				return
+			}
+			if strings.HasPrefix(op, "delete-") || strings.HasPrefix(op, "terminate-") ||
+				strings.HasPrefix(op, "deregister-") || strings.HasPrefix(op, "purge-") || strings.HasPrefix(op, "remove-") {
+				j.add(RuleInfraCloudDelete, detail)
+			}
+		}
+		return
+	case "gh":
+		if len(p) > 0 && p[0] == "api" {
+			for k, a := range args {
+				if (a == "-X" || a == "--method") && k+1 < len(args) && strings.EqualFold(args[k+1], "DELETE") ||
+					strings.EqualFold(a, "-XDELETE") || strings.EqualFold(a, "--method=DELETE") {
+					j.add(RuleInfraCloudDelete, detail)
+					return
+				}
+			}
+			return
+		}
+		if len(p) >= 2 && p[1] == "delete" && (p[0] == "repo" || p[0] == "release" || p[0] == "secret" || p[0] == "variable" || p[0] == "gist" || p[0] == "run" || p[0] == "cache") {
+			j.add(RuleInfraCloudDelete, detail)
+		}
+		return
+	case "heroku":
+		if len(p) > 0 && (p[0] == "apps:destroy" || p[0] == "pg:reset" || p[0] == "destroy") {
+			j.add(RuleInfraCloudDelete, detail)
+		}
+		return
+	}
+	// gcloud compute instances delete NAME, az vm delete, doctl compute droplet delete ...
+	for _, v := range p {
+		if cloudDeleteVerb().MatchString(v) && (v != "rm" || name == "gsutil" || name == "vercel") && (v != "remove" || name == "vercel") {
+			j.add(RuleInfraCloudDelete, detail)
+			return
+		}
+	}
+}
+
+var (
+	sqlDrop     = lazyRegexp(`(?i)\b(drop\s+(table|database|schema|view|index|user|role|owned|collection|keyspace|materialized)|truncate(\s+table)?\s+[\w."` + "`" + `\[]|dropdatabase\s*\(|\.drop\s*\(\s*\)|flushall|flushdb)`)
+	sqlDelete   = lazyRegexp(`(?i)\bdelete\s+from\b`)
+	sqlUpdate   = lazyRegexp(`(?i)\bupdate\s+[\w."` + "`" + `\[\]]+\s+set\b`)
+	sqlWhere    = lazyRegexp(`(?i)\bwhere\b`)
+	mongoDelAll = lazyRegexp(`(?i)\b(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)`)
+)
+
+// destructiveSQL reports DROP/TRUNCATE and DELETE/UPDATE without WHERE.
+func destructiveSQL(s string) bool {
+	if sqlDrop().MatchString(s) || mongoDelAll().MatchString(s) {
+		return true
+	}
+	for _, stmt := range strings.Split(s, ";") {
+		if (sqlDelete().MatchString(stmt) || sqlUpdate().MatchString(stmt)) && !sqlWhere().MatchString(stmt) {
+			return true
+		}
+	}
+	return false
+}
+
+// sql scans the SQL a database client would run: its -c/-e/--command
+// strings, operands, and text piped in by echo/printf/cat heredocs.
+func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
+	if e.Name == "redis-cli" {
+		for _, a := range args {
+			if strings.EqualFold(a, "flushall") || strings.EqualFold(a, "flushdb") {
+				j.add(RuleDataSqlDestructive, detail)
+				return
+			}
+		}
+		return
+	}
+	for _, a := range args {
+		if destructiveSQL(a) {
+			j.add(RuleDataSqlDestructive, detail)
+			return
+		}
+	}
+	// stdin from an earlier pipeline stage (echo "DROP TABLE x" | psql)
+	if e.Pipeline != 0 && e.Stage > 0 {
+		for k := range all {
+			f := &all[k]
+			if f.Pipeline == e.Pipeline && f.Stage < e.Stage && (f.Name == "echo" || f.Name == "printf" || f.Name == "cat") {
+				for _, w := range f.Argv[1:] {
+					if destructiveSQL(w.Value) {
+						j.add(RuleDataSqlDestructive, detail)
+						return
+					}
+				}
+			}
+		}
+	}
+	for _, d := range j.data {
+		if d.Why == "stdin text of "+e.Name && destructiveSQL(d.Text) {
+			j.add(RuleDataSqlDestructive, detail)
+			return
+		}
+	}
+	for _, r := range e.Redirects {
+		if (r.Op == "<<<" || r.Op == "<<" || r.Op == "<<-") && destructiveSQL(r.Target.Value) {
+			j.add(RuleDataSqlDestructive, detail)
+			return
+		}
+	}
+}
+
+// ormResets are token sets that reset or drop a database through a
+// framework's tooling.
+var ormResets = [][]string{
+	{"db:drop"}, {"db:reset"}, {"db:purge"}, {"db:migrate:reset"}, {"db:schema:load"},
+	{"prisma", "migrate", "reset"}, {"prisma", "--force-reset"}, {"prisma", "--accept-data-loss"},
+	{"manage.py", "flush"}, {"django-admin", "flush"}, {"manage.py", "reset_db"},
+	{"artisan", "migrate:fresh"}, {"artisan", "migrate:reset"}, {"artisan", "db:wipe"},
+	{"ecto.drop"}, {"ecto.reset"}, {"schema:drop"}, {"doctrine:database:drop"},
+	{"doctrine:schema:drop"}, {"alembic", "downgrade", "base"}, {"sequelize", "db:drop"},
+	{"migrate:rollback", "--all"}, {"supabase", "db", "reset"},
+}
+
+var ormRunners = map[string]bool{
+	"rails": true, "rake": true, "bundle": true, "prisma": true, "npx": true, "bunx": true, "pnpm": true,
+	"yarn": true, "npm": true, "python": true, "python3": true, "php": true, "mix": true, "alembic": true,
+	"sequelize": true, "typeorm": true, "knex": true, "django-admin": true, "symfony": true,
+	"manage.py": true, "artisan": true, "bin/rails": true, "uv": true, "poetry": true, "pipenv": true,
+	"supabase": true, "dotnet": true, "bun": true, "console": true, "doctrine": true, "pnpx": true,
+}
+
+func (j *judge) orm(e *parse.Exec, args []string, detail string) {
+	if !ormRunners[e.Name] {
+		return
+	}
+	toks := make([]string, 0, len(args)+1)
+	toks = append(toks, e.Name)
+	for _, a := range args {
+		if s := strings.LastIndexByte(a, '/'); s >= 0 {
+			a = a[s+1:]
+		}
+		toks = append(toks, a)
+	}
+	for _, set := range ormResets {
+		if allTokens(toks, set) {
+			j.add(RuleDataDbReset, detail)
+			return
+		}
+	}
+	// dotnet ef database drop
+	if e.Name == "dotnet" && allTokens(toks, []string{"ef", "database", "drop"}) {
+		j.add(RuleDataDbReset, detail)
+	}
+}
+
+func allTokens(toks, want []string) bool {
+	for _, w := range want {
+		if !contains(toks, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,172 @@
+package judge
+
+import (
+	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
+	"strings"
+)
+
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RuleChmodRecursiveSystem = "CHMOD-RECURSIVE-SYSTEM"
+	RuleRsyncDeleteHome      = "RSYNC-DELETE-HOME"
+	RulePrivSetuid           = "PRIV-SETUID"
+)
+
+var _ = rules(
+	Rule{ID: RuleChmodRecursiveSystem, Class: ClassDestroyFiles, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "recursive chmod/chown of /, a system directory or the home directory",
+		Alternative: "change the permissions of the project paths you mean",
+		Matches:     "`chmod/chown/chgrp -R` of `/`, a system dir, home",
+		Fire:        []string{"chmod -R 777 /", "chown -R nobody /usr"},
+		Pass:        []string{"chmod -R 755 ./scripts", "chmod +x ./build.sh"}},
+	Rule{ID: RuleRsyncDeleteHome, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "rsync --delete into the home directory or a system directory",
+		Alternative: "sync into a new directory, or drop --delete",
+		Matches:     "`rsync --delete*` into home, a home dot-dir, a system dir",
+		Fire:        []string{"rsync -a --delete ./empty/ ~/"},
+		Pass:        []string{"rsync -a --delete ./src/ ./backup/", "rsync -a ./dotfiles/ ~/"}},
+	Rule{ID: RulePrivSetuid, Class: ClassPrivilege, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "setting the setuid/setgid bit makes a program run with its owner's rights",
+		Alternative: "use normal permissions",
+		Matches:     "`chmod u+s`/`g+s`/`+s`, `chmod 4755`/`2755`/`6755`",
+		Fire:        []string{"chmod u+s /bin/bash", "chmod 4755 ./helper"},
+		Pass:        []string{"chmod 755 ./helper", "chmod u+x ./helper"}},
+)
+
+// copyLike judges cp/mv/install/ln/rsync/scp: the destination is written,
+// mv's sources are removed.
+func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
+	var o opts
+	switch e.Name {
+	case "rsync":
+		o = parseOpts(args, "eBfT", "rsh", "exclude", "include", "filter", "rsync-path", "temp-dir", "backup-dir", "files-from", "exclude-from", "chmod", "chown")
+	case "scp":
+		o = parseOpts(args, "iFPlcoSJ")
+	case "install":
+		o = parseOpts(args, "mogtS", "target-directory", "mode", "owner", "group", "suffix")
+	default:
+		o = parseOpts(args, "tS", "target-directory", "suffix")
+	}
+	pos := o.Pos
+	dest := ""
+	if v := o.Values["t"]; v != "" {
+		dest = v
+	} else if v := o.Long["target-directory"]; v != "" {
+		dest = v
+	} else if len(pos) >= 2 {
+		dest = pos[len(pos)-1]
+		pos = pos[:len(pos)-1]
+	}
+	if dest == "" || programs.IsRemote(dest) {
+		return
+	}
+	p, ok := j.resolve(dest, e.Dir)
+	if !ok {
+		return
+	}
+	if e.Name == "rsync" && o.LongPrefix("delete") {
+		switch j.locate(p) {
+		case locHome, locHomeDot, locSystem:
+			j.add(RuleRsyncDeleteHome, detail)
+		}
+	}
+	// onto an existing file this overwrites it; from /dev/null it empties
+	// it; otherwise it may only create one: an edit, not a truncation.
+	k := kindEdit
+	if contains(pos, "/dev/null") {
+		k = kindTruncate
+	}
+	j.writeAbs(p, k, detail)
+	if e.Name == "mv" {
+		j.writesTo(e, pos, kindDelete, detail)
+	}
+}
+
+// inPlace judges sed -i / perl -i / ruby -i file edits.
+func (j *judge) inPlace(e *parse.Exec, args []string, detail string) {
+	inplace := false
+	hasScriptOpt := false
+	var files []string
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case a == "-i" || strings.HasPrefix(a, "-i") || a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
+			(strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'i') && e.Name == "perl"):
+			inplace = true
+		case a == "-e" || a == "-f" || a == "--expression" || a == "--file":
+			hasScriptOpt = true
+			k++
+		case strings.HasPrefix(a, "-"):
+			if e.Name == "perl" && strings.HasSuffix(a, "e") {
+				hasScriptOpt = true
+				k++
+			}
+		default:
+			files = append(files, a)
+		}
+	}
+	if !inplace {
+		return
+	}
+	if !hasScriptOpt && len(files) > 0 {
+		files = files[1:] // the first operand is the script
+	}
+	j.writesTo(e, files, kindEdit, detail)
+}
+
+// chmod judges chmod/chown/... : setuid bits, recursion on system or home,
+// and changes to protected files.
+func (j *judge) chmod(e *parse.Exec, args []string, detail string) {
+	o := parseOpts(args, "", "reference")
+	pos := o.Pos
+	if _, ref := o.Long["reference"]; !ref && len(pos) > 0 && e.Name != "chattr" && e.Name != "setfacl" {
+		if e.Name == "chmod" && isSetuidMode(pos[0]) {
+			j.add(RulePrivSetuid, detail)
+		}
+		pos = pos[1:]
+	}
+	// chmod -x, +x style modes parse as short options; that is fine.
+	recursive := o.Has('R', "recursive")
+	for _, t := range pos {
+		p, ok := j.resolve(t, e.Dir)
+		if !ok {
+			continue
+		}
+		if recursive {
+			switch j.locate(p) {
+			case locSystem, locHome:
+				j.add(RuleChmodRecursiveSystem, detail)
+			}
+		}
+		j.writeAbs(p, kindChmod, detail)
+	}
+	if e.Name == "chmod" {
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") && isSetuidMode(a) {
+				j.add(RulePrivSetuid, detail)
+			}
+		}
+	}
+}
+
+// isSetuidMode matches u+s, g+s, +s, 4755, 2755, 06755 ...
+func isSetuidMode(m string) bool {
+	if m == "" {
+		return false
+	}
+	if m[0] >= '0' && m[0] <= '7' {
+		digits := strings.TrimLeft(m, "0")
+		if len(digits) == 4 && strings.Trim(digits, "01234567") == "" {
+			d := digits[0]
+			return d == '2' || d == '4' || d == '6' || d == '3' || d == '5' || d == '7'
+		}
+		return false
+	}
+	for _, clause := range strings.Split(m, ",") {
+		if k := strings.IndexAny(clause, "+="); k >= 0 && strings.ContainsRune(clause[k:], 's') {
+			return true
+		}
+	}
+	return false
+}

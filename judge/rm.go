@@ -1,0 +1,301 @@
+package judge
+
+import (
+	"github.com/sentinel-guard/sentinel/parse"
+	"strings"
+)
+
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RuleRmGitDir             = "RM-GIT-DIR"
+	RuleRmSystem             = "RM-SYSTEM"
+	RuleRmHome               = "RM-HOME"
+	RuleRmOutsideProject     = "RM-OUTSIDE-PROJECT"
+	RuleRmFileOutsideProject = "RM-FILE-OUTSIDE-PROJECT"
+	RuleRmDynamicTarget      = "RM-DYNAMIC-TARGET"
+	RuleRmProjectRoot        = "RM-PROJECT-ROOT"
+	RuleFindDeleteOutside    = "FIND-DELETE-OUTSIDE"
+)
+
+var _ = rules(
+	Rule{ID: RuleRmGitDir, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "deleting a .git directory destroys the repository's history",
+		Alternative: "keep .git; remove only the files you mean to",
+		Matches:     "`rm -rf .git` of the project",
+		Fire:        []string{"rm -rf .git"},
+		Pass:        []string{"rm -rf .github/old-workflows", "rm -rf build/.git-cache"}},
+	Rule{ID: RuleRmSystem, Class: ClassDestroyFiles, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "rm of /, a system directory or a system file (recursive, forced, or in /etc, /usr, /bin, /boot ...)",
+		Alternative: "delete the specific project paths you mean, by name",
+		Matches:     "recursive/forced rm of `/`, `/*`, a system dir; any rm of a file under `/etc`, `/usr`, `/bin`, `/boot`, ...",
+		Fire:        []string{"rm -rf /", "rm -rf /usr/lib"},
+		Pass:        []string{"rm -rf /tmp/build-cache", "rm -rf ./usr"}},
+	Rule{ID: RuleRmHome, Class: ClassDestroyFiles, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "recursive or forced rm of the home directory or its dotfiles",
+		Alternative: "delete the specific project paths you mean, by name",
+		Matches:     "recursive/forced rm of `~`, `~/*`, a home dotfile/dot-dir",
+		Fire:        []string{"rm -rf ~", "rm -rf ~/.cache"},
+		Pass:        []string{"rm -rf ~/proj/build", "ls ~"}},
+	Rule{ID: RuleRmOutsideProject, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "recursive or forced rm of a path outside the project",
+		Alternative: "work inside the project or a temp dir; ask the operator to remove it",
+		Matches:     "recursive/forced rm outside the project and temp dirs",
+		Fire:        []string{"rm -rf /opt/app", "rm -rf ~/Documents"},
+		Pass:        []string{"rm -rf build", "rm -rf /tmp/x"}},
+	Rule{ID: RuleRmFileOutsideProject, Class: ClassDestroyFiles, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "deleting a file outside the project",
+		Alternative: "leave files outside the project to the operator",
+		Matches:     "plain rm of a file outside the project",
+		Fire:        []string{"rm /home/user/notes.txt"},
+		Pass:        []string{"rm notes.txt", "rm /tmp/notes.txt"}},
+	Rule{ID: RuleRmDynamicTarget, Class: ClassDestroyFiles, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "recursive or forced rm of a path that is only known at run time",
+		Alternative: "spell the path out, or check the variable is set and inside the project",
+		Matches:     "recursive/forced rm of a run-time path (`$X`, `$(...)`, `xargs rm -rf` fed from anything but a listing inside the project)",
+		Fire:        []string{`rm -rf "$DIR"`, `rm -r "$WORKDIR"/*`},
+		Pass:        []string{`rm -rf build/"$X"`, `rm "$F"`}},
+	Rule{ID: RuleRmProjectRoot, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "recursive rm of the whole project directory",
+		Alternative: "delete the build outputs by name (build/, dist/, node_modules/)",
+		Matches:     "`rm -r .`, `rm -rf *` at the project root, the project dir itself",
+		Fire:        []string{"rm -rf .", "rm -rf /home/user/proj"},
+		Pass:        []string{"rm -rf ./dist", "rm -f *.log"}},
+	Rule{ID: RuleFindDeleteOutside, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "find -delete/-exec rm starting outside the project, at / or in home",
+		Alternative: "run find inside the project, first without -delete",
+		Matches:     "`find ROOT -delete` / `-exec rm` with ROOT outside the project, `/` or home",
+		Fire:        []string{"find / -name '*.log' -delete", "find ~ -type f -exec rm {} +"},
+		Pass:        []string{"find . -name '*.pyc' -delete", "find / -name '*.log'"}},
+)
+
+// rm judges rm/unlink targets.
+func (j *judge) rm(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
+	o := parseOpts(args, "")
+	recursive := o.Has('r', "recursive") || o.Short['R'] || o.Has('d', "dir")
+	forced := o.Has('f', "force")
+	strong := recursive || forced
+	if e.Name == "unlink" {
+		strong = false
+	}
+	// operands with their static flag
+	words := e.Argv[1:]
+	var ops []parse.Word
+	seenDash := false
+	for _, w := range words {
+		if !seenDash && w.Static && w.Value == "--" {
+			seenDash = true
+			continue
+		}
+		if !seenDash && w.Static && strings.HasPrefix(w.Value, "-") && len(w.Value) > 1 {
+			continue
+		}
+		ops = append(ops, w)
+	}
+	if len(ops) == 0 && e.ExtraArgs && strong && !j.feedInside(all, i) {
+		j.add(RuleRmDynamicTarget, detail)
+	}
+	for _, w := range ops {
+		j.rmTarget(e, w, recursive, strong, detail)
+	}
+}
+
+// rmWords judges the operands of an rm-like tool (rimraf) that always
+// deletes recursively.
+func (j *judge) rmWords(e *parse.Exec, words []parse.Word, recursive, strong bool, detail string) {
+	for _, w := range words {
+		if w.Static && strings.HasPrefix(w.Value, "-") {
+			continue
+		}
+		j.rmTarget(e, w, recursive, strong, detail)
+	}
+}
+
+func (j *judge) rmTarget(e *parse.Exec, w parse.Word, recursive, strong bool, detail string) {
+	p, ok := j.staticPath(w, e.Dir)
+	if !ok {
+		if strong {
+			j.add(RuleRmDynamicTarget, detail)
+		}
+		return
+	}
+	// oversight, credentials, protected paths first
+	before := len(j.hits)
+	j.writeAbs(p, kindDelete, detail)
+	tampered := false
+	for _, h := range j.hits[before:] {
+		if h.Verdict == Deny {
+			tampered = true
+		}
+	}
+	if remoteDelete(e) {
+		j.rmRemote(p, strong, tampered, detail)
+		return
+	}
+	switch j.locate(p) {
+	case locSystem:
+		if strong {
+			j.add(RuleRmSystem, detail)
+		} else {
+			j.add(RuleRmFileOutsideProject, detail)
+		}
+	case locHome:
+		if strong {
+			j.add(RuleRmHome, detail)
+		}
+	case locHomeDot:
+		if strong {
+			j.add(RuleRmHome, detail)
+		} else if !tampered {
+			j.add(RuleRmFileOutsideProject, detail)
+		}
+	case locOutside:
+		if tampered {
+			return
+		}
+		if j.isSystemFile(p) {
+			j.add(RuleRmSystem, detail) // rm /etc/passwd
+			return
+		}
+		if strong {
+			j.add(RuleRmOutsideProject, detail)
+		} else {
+			j.add(RuleRmFileOutsideProject, detail)
+		}
+	case locProjectRoot:
+		if recursive {
+			j.add(RuleRmProjectRoot, detail)
+		}
+	case locGitDir:
+		if strong {
+			j.add(RuleRmGitDir, detail)
+		}
+	}
+}
+
+// staticPath resolves a word to an absolute path when that can be known:
+// static words, and dynamic words whose static prefix already names a
+// directory inside the project or a temp dir ("build/$X", "$TMPDIR/x").
+func (j *judge) staticPath(w parse.Word, dir string) (string, bool) {
+	v := w.Value
+	if w.Static || !strings.ContainsAny(v, "$`") {
+		// static, or only a glob: judge the fixed part (globBase)
+		return j.resolve(v, dir)
+	}
+	for _, t := range []string{"$TMPDIR/", "${TMPDIR}/", "${TMPDIR:-/tmp}/"} {
+		if strings.HasPrefix(v, t) && len(v) > len(t) && !strings.Contains(v[len(t):], "..") {
+			return "/tmp/" + strings.Trim(v[len(t):], "/$"), true
+		}
+	}
+	k := strings.IndexAny(v, "$`")
+	if k <= 0 {
+		return "", false
+	}
+	prefix := v[:k]
+	slash := strings.LastIndexByte(prefix, '/')
+	if slash <= 0 || strings.Contains(v[k:], "..") {
+		return "", false
+	}
+	p, ok := j.resolve(prefix[:slash], dir)
+	if !ok || j.locate(p) != locInside {
+		return "", false
+	}
+	// the dynamic part stays below p: judge as p/<something>
+	return p + "/_", true
+}
+
+// feedInside reports whether the execution's input comes from a listing
+// (find, ls, git ls-files, fd) rooted inside the project.
+func (j *judge) feedInside(all []parse.Exec, i int) bool {
+	e := &all[i]
+	if e.Pipeline == 0 || e.Stage == 0 {
+		return false
+	}
+	for k := range all {
+		f := &all[k]
+		if f.Pipeline != e.Pipeline || f.Stage != e.Stage-1 {
+			continue
+		}
+		switch f.Name {
+		case "find", "fd", "ls", "git", "grep", "rg":
+		default:
+			return false
+		}
+		roots := findRoots(wordValues(f.Argv[1:]))
+		if f.Name != "find" {
+			roots = nil
+			for _, w := range f.Argv[1:] {
+				if w.Static && !strings.HasPrefix(w.Value, "-") && strings.Contains(w.Value, "/") {
+					roots = append(roots, w.Value)
+				}
+			}
+		}
+		for _, r := range roots {
+			p, ok := j.resolve(r, f.Dir)
+			if !ok {
+				return false
+			}
+			if l := j.locate(p); l != locInside && l != locProjectRoot {
+				return false
+			}
+		}
+		return f.Dir != "" || len(roots) > 0
+	}
+	return false
+}
+
+// findRoots are find's starting points ("." when none).
+func findRoots(args []string) []string {
+	var roots []string
+	for _, a := range args {
+		if a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O") || a == "-D" {
+			continue
+		}
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "\\(" {
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	return roots
+}
+
+var destructiveExec = map[string]bool{"rm": true, "shred": true, "unlink": true, "rmdir": true, "srm": true}
+
+func (j *judge) find(e *parse.Exec, args []string, detail string) {
+	destructive := false
+	for k, a := range args {
+		if a == "-delete" {
+			destructive = true
+		}
+		if (a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir") && k+1 < len(args) {
+			n := args[k+1]
+			if s := strings.LastIndexByte(n, '/'); s >= 0 {
+				n = n[s+1:]
+			}
+			if destructiveExec[n] {
+				destructive = true
+			}
+		}
+	}
+	if !destructive {
+		return
+	}
+	for _, r := range findRoots(args) {
+		p, ok := j.resolve(r, e.Dir)
+		if !ok {
+			j.add(RuleRmDynamicTarget, detail)
+			continue
+		}
+		j.writeAbs(p, kindDelete, detail)
+		if remoteDelete(e) {
+			j.findRemote(p, detail)
+			continue
+		}
+		switch j.locate(p) {
+		case locSystem, locHome, locHomeDot, locOutside:
+			j.add(RuleFindDeleteOutside, detail)
+		}
+	}
+}
