@@ -8,7 +8,8 @@ import (
 	"github.com/sentinel-guard/sentinel/register"
 )
 
-// Prediction statuses. not_measurable is never counted as held.
+// Prediction statuses. not_measurable and not_preregistered (prereg.go)
+// are never counted as held.
 const (
 	Held          = "held"
 	Missed        = "missed"
@@ -26,14 +27,19 @@ type Result struct {
 	Status    string  `json:"status"`
 	Measured  Measure `json:"measured"`
 	Note      string  `json:"note,omitempty"`
+	// Preregistered: the file was sealed before the reading day began
+	// (Preregister); PreregNote says why not.
+	Preregistered bool   `json:"preregistered"`
+	PreregNote    string `json:"prereg_note,omitempty"`
 }
 
 // CheckReport is the outcome of Check.
 type CheckReport struct {
-	Results       []Result `json:"results"`
-	Held          int      `json:"held"`
-	Missed        int      `json:"missed"`
-	NotMeasurable int      `json:"not_measurable"`
+	Results          []Result `json:"results"`
+	Held             int      `json:"held"`
+	Missed           int      `json:"missed"`
+	NotMeasurable    int      `json:"not_measurable"`
+	NotPreregistered int      `json:"not_preregistered"`
 }
 
 // Evaluate compares a measure with a prediction.

@@ -195,15 +195,15 @@ func TestEndToEndReplayOfSealedBundle(t *testing.T) {
 	os.WriteFile(proto, []byte("version = 1\ncatalog_version = \"x\"\ncatalog_hash = \"y\"\n\n"+mk.String()+
 		"[[prediction]]\nid = \"sc\"\nmetric = \"self_concordance\"\ncomparison = \"below\"\nvalue = 0.6\nreading = \"2099-12-15\"\n"), 0o644)
 	x.ok("protocol", "seal", proto, "--rekor-url", log.URL)
-	out = x.ok("protocol", "check", proto, "--at", "today")
+	out = x.ok("protocol", "check", proto, "--at", "today", "--rekor-key", rekorKey)
 	if !strings.Contains(out, "seal: sealed in Rekor entry") || !strings.Contains(out, "held 1, missed 0") {
 		t.Fatalf("protocol check:\n%s", out)
 	}
 	// Anyone can check the predictions on a bundle of fields without inputs.
 	none := filepath.Join(work, "none.json")
 	x.ok("export", "--out", none, "--disclose", "none", "--fields", "all")
-	out = x.ok("protocol", "check", proto, "--at", "today", "--bundle", none, "--json")
-	if !strings.Contains(out, `"held": 1`) || !strings.Contains(out, `"value": 0.5`) {
+	out = x.ok("protocol", "check", proto, "--at", "today", "--bundle", none, "--json", "--rekor-key", rekorKey)
+	if !strings.Contains(out, `"held": 1`) || !strings.Contains(out, `"value": 0.5`) || !strings.Contains(out, `"preregistered": true`) {
 		t.Fatalf("protocol check on a bundle:\n%s", out)
 	}
 	// The protocol file is itself a must-keep file.

@@ -283,6 +283,6 @@ func sealCensus(cmd *cobra.Command, w io.Writer, regPath, out, sum, rekorURL, ke
 	if err != nil {
 		return fail(exitError, "sealing %s: %v (the seal is kept as pending)", out, err)
 	}
-	fmt.Fprintf(w, "sealed %s\n  sha256 %s\n  rekor %s entry %s\n", out, sum, rec.RekorURL, rec.RekorUUID)
+	printArtifactSeal(w, out, sum, rec) // cmd_protocol.go
 	return nil
 }

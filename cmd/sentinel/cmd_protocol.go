@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sentinel-guard/sentinel/bundle"
 	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
@@ -52,7 +53,12 @@ change must keep denying (the must-keep list, also read by replay).
 ("sentinel artifact v1 / kind protocol / sha256 ... / time ...") with the
 operator key and uploads it to Rekor. Anyone holding the file can then check
 that it existed, unchanged, before the reading date. The Rekor answer is
-kept with the register's seals; 'sentinel protocol check' reports it.
+kept with the register's seals and exported in bundles; 'sentinel protocol
+check' and 'sentinel verify' check it.
+
+The statement is printed in full: publish it (or the bundle) with the file.
+The log holds only its sha256, so the time line is needed to recompute it;
+'rekor-cli search --sha sha256:<statement sha256>' then finds the entry.
 
 Exit codes: 0 sealed, 3 usage or an invalid protocol file, 4 no key, no
 register, or Rekor unreachable (the seal is kept as pending).`,
@@ -82,9 +88,10 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 				return fail(exitError, "sealing %s: %v", args[0], err)
 			}
 			if sJSON {
-				return protoJSON(cmd.OutOrStdout(), map[string]any{"file": args[0], "sha256": sum, "seal": rec})
+				return protoJSON(cmd.OutOrStdout(), map[string]any{"file": args[0], "sha256": sum,
+					"statement_sha256": statementSHA256(rec), "seal": rec})
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "sealed %s\n  sha256 %s\n  rekor %s entry %s\n", args[0], sum, rec.RekorURL, rec.RekorUUID)
+			printArtifactSeal(cmd.OutOrStdout(), args[0], sum, rec)
 			return nil
 		},
 	}
@@ -93,7 +100,7 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 	sealCmd.Flags().BoolVar(&sJSON, "json", false, "print the seal record as JSON")
 	proto.AddCommand(sealCmd)
 
-	var at, stopsPath, bundlePath string
+	var at, stopsPath, bundlePath, rekorKeyPath, operatorKeyPath string
 	var cJSON bool
 	check := &cobra.Command{
 		Use:   "check FILE",
@@ -108,13 +115,25 @@ measurable is never counted as held.
 
 A prediction whose reading date has not come is not measurable; --at DATE
 reads everything as of DATE instead (an interim reading is marked so).
-check also says whether the file was sealed before the reading, and whether
-the running catalog is the one the file was written against.
 
-Exit codes: 0 no prediction missed, 1 at least one missed, 3 usage or an
-invalid file, 4 the register or stops.json could not be read.`,
+Pre-registration is checked, not assumed: check looks for the seal of this
+file's exact bytes (in the register's seals, or the bundle's), verifies it
+against the operator key and the pinned Rekor key (--rekor-key for a private
+log), and compares the log's integrated time with each stated reading date.
+A prediction is pre-registered only if the seal was integrated before its
+reading day began (00:00 UTC). Once that day has begun, a prediction whose
+file was sealed later, or never, or whose seal does not verify, is
+NOT PRE-REGISTERED, whatever was measured: never held. (Before that day an
+unsealed file can still be sealed in time; only an interim "held" is
+withheld.) check also says whether the running catalog is the one the file
+was written against.
+
+Exit codes: 0 no prediction missed or not pre-registered, 1 at least one
+missed or not pre-registered, 3 usage or an invalid file, 4 the register,
+bundle or stops.json could not be read.`,
 		Example: `  sentinel protocol check protocol.toml --stops stops.json
-  sentinel protocol check protocol.toml --at 2026-12-01 --json`,
+  sentinel protocol check protocol.toml --at 2026-12-01 --json
+  sentinel protocol check protocol.toml --bundle readings.json --operator-key operator.pub`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := protocol.Load(args[0])
@@ -135,26 +154,59 @@ invalid file, 4 the register or stops.json could not be read.`,
 					return fail(exitError, "%v", err)
 				}
 			}
+			rk, err := seal.LoadRekorKey(rekorKeyPath)
+			if err != nil {
+				return fail(exitError, "Rekor key: %v", err)
+			}
+			var operator *ecdsa.PublicKey
+			if operatorKeyPath != "" {
+				if operator, err = seal.LoadPublicKey(operatorKeyPath); err != nil {
+					return fail(exitError, "operator key: %v", err)
+				}
+			}
 			var each func(func(register.Entry) error) error
-			sealStatus := "not checked: read from a bundle ('sentinel verify --bundle' checks its seals)"
+			var arts []*seal.Record
 			if bundlePath != "" {
 				var closeFn func()
 				if each, _, closeFn, err = replayBundle(bundlePath); err != nil {
 					return err
 				}
 				defer closeFn()
+				b, err := bundle.Read(bundlePath)
+				if err != nil {
+					return fail(exitError, "--bundle %s: %v", bundlePath, err)
+				}
+				arts = b.ArtifactRecords()
+				if operator == nil {
+					operator, _ = seal.ParsePublicKey([]byte(b.OperatorKey))
+				}
 			} else {
 				r, err := protoOpenRegister(true)
 				if err != nil {
 					return err
 				}
 				defer r.Close()
-				each, sealStatus = outcome.Entries(r), protocolSealStatus(r.DB(), args[0])
+				each = outcome.Entries(r)
+				if arts, err = seal.Records(r.DB(), seal.SubjectArtifact); err != nil {
+					return fail(exitError, "reading the seals: %v", err)
+				}
+				if operator == nil {
+					if keyPath, err := sealKeyPath(keyFlag); err == nil {
+						operator, _ = seal.LoadPublicKey(seal.PublicKeyPath(keyPath))
+					}
+				}
 			}
-			rep, err := protocol.Check(f, each, stops, atT, time.Now())
+			sum, err := fileSHA256(args[0])
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
+			pre, sealStatus := protocolSeal(context.Background(), arts, sum, operator, rk)
+			now := time.Now()
+			rep, err := protocol.Check(f, each, stops, atT, now)
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			protocol.Preregister(rep, pre, now)
 			out := checkOutput{File: args[0], CheckReport: rep,
 				CatalogVersion: f.CatalogVersion, RunningCatalogVersion: judge.CatalogVersion,
 				CatalogHash: f.CatalogHash, RunningCatalogHash: judge.CatalogHash()}
@@ -168,12 +220,15 @@ invalid file, 4 the register or stops.json could not be read.`,
 			} else {
 				printCheck(w, &out)
 			}
-			if rep.Missed > 0 {
+			if rep.Missed > 0 || rep.NotPreregistered > 0 {
 				return exitCode(exitFailure)
 			}
 			return nil
 		},
 	}
+	check.Flags().StringVar(&rekorKeyPath, "rekor-key", "", "pin this Rekor public key (PEM) instead of the public-good key")
+	check.Flags().StringVar(&operatorKeyPath, "operator-key", "", "pin this operator public key (default: the bundle's, or beside the signing key)")
+	check.Flags().StringVar(&keyFlag, "key", "", "the signing key whose .pub to use (default: sentinel keygen's)")
 	check.Flags().StringVar(&at, "at", "", "read every prediction as of DATE (YYYY-MM-DD, or today) instead of its reading date")
 	check.Flags().StringVar(&stopsPath, "stops", "", "the census stops.json, for harness stops and the human cell")
 	check.Flags().StringVar(&bundlePath, "bundle", "", "read an exported bundle instead of the local register (anyone can check)")
@@ -255,34 +310,46 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// protocolSealStatus says whether the register's seals hold a sealed
-// statement for this file's exact bytes, and when Rekor integrated it.
-func protocolSealStatus(db *sql.DB, path string) string {
-	sum, err := fileSHA256(path)
-	if err != nil {
-		return "unknown: " + err.Error()
+// protocolSeal finds the seal of this file's exact bytes among the artifact
+// seals and verifies it (operator key, pinned log key); its integrated time
+// decides pre-registration. The status line says what was found.
+func protocolSeal(ctx context.Context, recs []*seal.Record, sum string, operator *ecdsa.PublicKey, rk *seal.RekorKey) (protocol.Seal, string) {
+	rec := seal.FindArtifact(recs, protocolArtifactKind, sum)
+	switch {
+	case rec == nil:
+		return protocol.Seal{Missing: "never sealed"}, fmt.Sprintf("not sealed (sha256 %s): run 'sentinel protocol seal' before the reading", sum)
+	case rec.Status != seal.StatusSealed:
+		return protocol.Seal{Missing: "sealing pending (Rekor not reached)"}, "sealing pending (Rekor not reached yet): run 'sentinel protocol seal' again"
+	case operator == nil:
+		return protocol.Seal{Missing: "seal not checked (no operator key)"}, "sealed, but not checked: no operator public key (--operator-key)"
 	}
-	recs, err := seal.Records(db, seal.SubjectArtifact)
-	if err != nil {
-		return "not sealed (no seals in this register)"
+	if err := seal.VerifyArtifact(ctx, rec, protocolArtifactKind, sum, operator, rk); err != nil {
+		return protocol.Seal{Missing: "seal does not verify"}, fmt.Sprintf("seal %d does not verify: %v", rec.ID, err)
 	}
-	want := fmt.Sprintf("%s\nkind %s\nsha256 %s\n", seal.ArtifactHeader, protocolArtifactKind, sum)
-	status := "not sealed: run 'sentinel protocol seal' before the reading"
-	for _, rec := range recs {
-		if !strings.HasPrefix(rec.Checkpoint, want) {
-			continue
-		}
-		if rec.Status != seal.StatusSealed {
-			status = "sealing pending (Rekor not reached yet): run 'sentinel protocol seal' again"
-			continue
-		}
-		when := rec.SealedAt.UTC().Format(time.RFC3339)
-		if e, err := rec.Entry(); err == nil && e.IntegratedTime != nil {
-			when = time.Unix(*e.IntegratedTime, 0).UTC().Format(time.RFC3339)
-		}
-		return fmt.Sprintf("sealed in Rekor entry %s, integrated %s (sha256 %s)", rec.RekorUUID, when, sum)
+	t, _ := rec.IntegratedAt()
+	return protocol.Seal{Integrated: t}, fmt.Sprintf("sealed in Rekor entry %s, integrated %s (sha256 %s, operator key %s, log %s)",
+		rec.RekorUUID, t.Format(time.RFC3339), sum, seal.Fingerprint(operator), rk.LogID)
+}
+
+func statementSHA256(rec *seal.Record) string {
+	s := sha256.Sum256([]byte(rec.Checkpoint))
+	return hex.EncodeToString(s[:])
+}
+
+// printArtifactSeal prints an artifact seal with its whole statement: the
+// log holds only the statement's sha256, so the statement (its time line)
+// must be published for anyone to recompute it.
+func printArtifactSeal(w io.Writer, file, sum string, rec *seal.Record) {
+	fmt.Fprintf(w, "sealed %s\n  sha256 %s\n  statement (the signed text; publish it with the file):\n", file, sum)
+	for _, line := range strings.Split(strings.TrimSuffix(rec.Checkpoint, "\n"), "\n") {
+		fmt.Fprintf(w, "    %s\n", line)
 	}
-	return status
+	when := ""
+	if t, ok := rec.IntegratedAt(); ok {
+		when = ", integrated " + t.Format(time.RFC3339)
+	}
+	fmt.Fprintf(w, "  statement sha256 %s (rekor-cli search --sha sha256:%s)\n  rekor %s entry %s%s\n",
+		statementSHA256(rec), statementSHA256(rec), rec.RekorURL, rec.RekorUUID, when)
 }
 
 func printCheck(w io.Writer, o *checkOutput) {
@@ -302,11 +369,19 @@ func printCheck(w io.Writer, o *checkOutput) {
 		if r.Interim {
 			asOf += " (interim)"
 		}
+		if status == protocol.NotPreregistered {
+			status = "NOT PRE-REGISTERED"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Statement, r.Reading, asOf, status, measured(r.Measured))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "held %d, missed %d, not measurable %d (not measurable is never counted as held)\n",
-		o.Held, o.Missed, o.NotMeasurable)
+	for _, r := range o.Results {
+		if r.Status == protocol.NotPreregistered {
+			fmt.Fprintf(w, "  %s: %s\n", r.ID, r.PreregNote)
+		}
+	}
+	fmt.Fprintf(w, "held %d, missed %d, not measurable %d, not pre-registered %d (neither is ever counted as held)\n",
+		o.Held, o.Missed, o.NotMeasurable, o.NotPreregistered)
 }
 
 // measured renders a measure: the value with its basis, or why there is none.
