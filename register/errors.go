@@ -21,6 +21,13 @@ var (
 	ErrSchemaTooNew = errors.New("register schema is newer than this sentinel")
 	ErrCorrupt      = errors.New("database is corrupt")
 	ErrNotExist     = errors.New("register does not exist")
+	// ErrVanished: the register this machine had is gone, empty, replaced,
+	// rolled back or rewritten (see AnchorFile). The hook answers every
+	// call fail-closed until the operator runs sentinel register reset.
+	ErrVanished = errors.New("register vanished")
+	// ErrRefused: a file beside the register (the fallback journal, its
+	// lock) is not a plain regular file (a FIFO, a symlink, a device).
+	ErrRefused = errors.New("refused file")
 )
 
 // Error is a register failure: which file, what class, and the detail.

@@ -64,7 +64,15 @@ func OpenWith(path string, o Options) (*Register, error) {
 	}
 	// Create the file 0600 before SQLite would create it 0644; an existing
 	// one (every call but the first) costs a stat, not an open and close.
-	if _, err := os.Stat(path); err != nil {
+	// A missing or empty file where the anchor says a register was is not
+	// started afresh: that is ErrVanished.
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() == 0 {
+		if err := anchorForMissing(path, sizeOf(fi), err == nil); err != nil {
+			return nil, err
+		}
+	}
+	if err != nil {
 		f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, r.wrap(err)
@@ -98,7 +106,13 @@ func OpenReadOnly(path string) (*Register, error) {
 		return nil, err
 	}
 	r := &Register{path: path, busy: DefaultBusyTimeout, readOnly: true}
-	if _, err := os.Stat(path); err != nil {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() == 0 {
+		if err := anchorForMissing(path, sizeOf(fi), err == nil); err != nil {
+			return nil, err
+		}
+	}
+	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &Error{Path: path, Class: ErrNotExist, Detail: "does not exist", Cause: err}
 		}
@@ -131,6 +145,13 @@ func OpenReadOnly(path string) (*Register, error) {
 		return nil, r.wrap(err)
 	}
 	return r, nil
+}
+
+func sizeOf(fi os.FileInfo) int64 {
+	if fi == nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 // walUnreadable reports whether err is SQLite failing to open the WAL

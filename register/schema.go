@@ -52,6 +52,10 @@ var migrations = []string{
 	BEGIN SELECT RAISE(ABORT, 'register entries are append-only'); END;
 	CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries
 	BEGIN SELECT RAISE(ABORT, 'register entries are append-only'); END;`,
+	// v3: the merge ledger remembers which entry each journal line became,
+	// so verify can say how many entries came from the journal (which any
+	// process of the operator's user can write) rather than from an append.
+	`ALTER TABLE journal_merged ADD COLUMN seq INTEGER;`,
 }
 
 // SchemaVersion is the schema this sentinel writes.

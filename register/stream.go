@@ -1,6 +1,7 @@
 package register
 
 import (
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -44,6 +45,11 @@ func (r *Register) stream(from int64, fn func(*Entry, error) bool) error {
 		return err
 	}
 	defer conn.Close()
+	return r.streamOn(conn, from, fn)
+}
+
+// streamOn is stream on a given connection (inside its read transaction).
+func (r *Register) streamOn(conn *sql.Conn, from int64, fn func(*Entry, error) bool) error {
 	// Reading through mmap saves a pread per page (about half the system
 	// time of a full walk); the connection goes back to the pool without it.
 	conn.ExecContext(bg, `PRAGMA mmap_size = 1073741824`)

@@ -15,6 +15,7 @@ const (
 	ProblemSequence   = "sequence"   // a gap, a repeat, or a truncated tail
 	ProblemCommitment = "commitment" // sha256(Salt || Input) is not the Commitment
 	ProblemDecode     = "decode"     // the entry could not be read
+	ProblemVanished   = "vanished"   // not the register the anchor remembers
 )
 
 // Problem is the first place a chain does not hold.
@@ -28,9 +29,12 @@ func (p *Problem) Error() string { return p.Msg }
 
 // Report is the result of walking a chain.
 type Report struct {
-	Entries int64    `json:"entries"` // entries checked and found good
-	Head    string   `json:"head"`    // hash of the last good entry (GenesisHash if none)
-	Problem *Problem `json:"problem,omitempty"`
+	Entries int64  `json:"entries"` // entries checked and found good
+	Head    string `json:"head"`    // hash of the last good entry (GenesisHash if none)
+	// Journaled counts entries merged from the fallback journal (Verify
+	// only): written by whatever could write that file, see Integrity.
+	Journaled int64    `json:"journaled,omitempty"`
+	Problem   *Problem `json:"problem,omitempty"`
 }
 
 // OK reports whether the whole chain held.
@@ -133,13 +137,74 @@ func missing(from, to int64) string {
 	return fmt.Sprintf("entries %d..%d are", from, to)
 }
 
+// Integrity is what a whole-register read learns beside the chain, all
+// from the same read transaction as the entries.
+type Integrity struct {
+	// Written is the highest sequence number SQLite ever assigned
+	// (sqlite_sequence): more than the last entry means a deleted tail.
+	Written int64 `json:"written"`
+	// Journaled counts the entries merged from the fallback journal. Any
+	// process of the operator's user (the agent included) can write that
+	// file, so these entries prove only that a line said so.
+	Journaled int64 `json:"journaled"`
+	// Vanished is set (ErrVanished) when the register is not the one the
+	// anchor beside it remembers: replaced, rolled back or rewritten.
+	Vanished error `json:"-"`
+}
+
+// EachChecked is Each(1, fn) over one read transaction that also reads the
+// register's Integrity, so that the entries, the sequence counter and the
+// anchor comparison describe the same instant even while hooks append
+// (read in separate statements, a verify racing an append saw the counter
+// ahead of the chain and cried "truncated").
+func (r *Register) EachChecked(fn func(e *Entry, err error) bool) (Integrity, error) {
+	var in Integrity
+	// The anchor is read before the snapshot starts: it is written after
+	// each commit, so whatever it says is already in the snapshot.
+	a, aerr := ReadAnchor(r.Dir())
+	conn, err := r.db.Conn(bg)
+	if err != nil {
+		return in, r.wrap(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(bg, `BEGIN DEFERRED`); err != nil {
+		return in, r.wrap(err)
+	}
+	defer conn.ExecContext(bg, `ROLLBACK`)
+	// The chain first, then the counters: without the one transaction an
+	// append between the two reads is exactly the false "truncated".
+	streamErr := r.streamOn(conn, 1, fn)
+	q := connQuerier{conn}
+	var written sql.NullInt64
+	if err := q.QueryRow(`SELECT seq FROM sqlite_sequence WHERE name = 'entries'`).Scan(&written); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return in, r.wrap(err)
+	}
+	in.Written = written.Int64
+	// Registers before schema v3 have no seq column in the ledger.
+	q.QueryRow(`SELECT count(seq) FROM journal_merged`).Scan(&in.Journaled)
+	if err := r.compareAnchor(q, a, aerr); errors.Is(err, ErrVanished) {
+		in.Vanished = err
+	} else if err != nil {
+		return in, err
+	}
+	return in, r.wrap(streamErr)
+}
+
+// connQuerier adapts a *sql.Conn to querier.
+type connQuerier struct{ c *sql.Conn }
+
+func (q connQuerier) QueryRow(query string, args ...any) *sql.Row {
+	return q.c.QueryRowContext(bg, query, args...)
+}
+
 // Verify walks the whole register. Beyond the chain itself it compares the
 // last entry with the highest sequence number SQLite ever assigned, so a
-// register whose tail was deleted says so (a deliberate forger can reset
-// that too: the seal in Rekor is what pins the head).
+// register whose tail was deleted says so, and the register with its
+// anchor (ProblemVanished). A deliberate forger can reset both: the seal
+// in Rekor is what pins the head.
 func (r *Register) Verify() Report {
 	v := verifier{rep: Report{Head: GenesisHash}}
-	err := r.stream(1, func(e *Entry, err error) bool {
+	in, err := r.EachChecked(func(e *Entry, err error) bool {
 		if err != nil {
 			v.fail(v.seq+1, ProblemDecode, "entry %d: cannot be read: %v", v.seq+1, err)
 			return false
@@ -147,22 +212,27 @@ func (r *Register) Verify() Report {
 		return v.check(e)
 	})
 	rep := v.rep
+	rep.Journaled = in.Journaled
 	if err != nil && rep.Problem == nil {
 		rep.Problem = &Problem{Seq: v.seq + 1, Kind: ProblemDecode, Msg: r.wrap(err).Error()}
 	}
-	if rep.Problem != nil {
-		return rep
-	}
-	var written sql.NullInt64
-	err = r.db.QueryRow(`SELECT seq FROM sqlite_sequence WHERE name = 'entries'`).Scan(&written)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		rep.Problem = &Problem{Seq: rep.Entries + 1, Kind: ProblemDecode, Msg: r.wrap(err).Error()}
-		return rep
-	}
-	if written.Int64 > rep.Entries {
-		rep.Problem = &Problem{Seq: rep.Entries + 1, Kind: ProblemSequence,
-			Msg: fmt.Sprintf("the register ends at entry %d but entry %d was written: %s missing (truncated)",
-				rep.Entries, written.Int64, missing(rep.Entries+1, written.Int64))}
+	if rep.Problem == nil {
+		rep.Problem = in.Check(rep.Entries)
 	}
 	return rep
+}
+
+// Check turns the integrity findings for a chain of n good entries into
+// the first problem (nil when none): a truncated tail SQLite's counter
+// remembers, else a register that is not the one the anchor remembers.
+func (in Integrity) Check(n int64) *Problem {
+	if in.Written > n {
+		return &Problem{Seq: n + 1, Kind: ProblemSequence,
+			Msg: fmt.Sprintf("the register ends at entry %d but entry %d was written: %s missing (truncated)",
+				n, in.Written, missing(n+1, in.Written))}
+	}
+	if in.Vanished != nil {
+		return &Problem{Seq: n + 1, Kind: ProblemVanished, Msg: in.Vanished.Error()}
+	}
+	return nil
 }

@@ -3,8 +3,6 @@ package seal
 import (
 	"context"
 	"crypto/ecdsa"
-	"database/sql"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -50,6 +48,10 @@ type Report struct {
 	Pending  int          `json:"pending"`  // seals signed but not in Rekor yet
 	Sealed   uint64       `json:"sealed"`   // entries 1..Sealed are covered by verified seals
 	Unsealed uint64       `json:"unsealed"` // entries after that: present, not sealed
+	// Journaled counts entries merged from the fallback journal (a local
+	// register only): any process of the operator's user can write that
+	// file, so such an entry proves only that a journal line said so.
+	Journaled int64 `json:"journaled"`
 
 	Artifacts []ArtifactResult `json:"artifacts"` // protocol and census seals
 
@@ -258,6 +260,9 @@ func (rep *Report) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "artifact seal %d: %s sha256 %s%s: %s\n", a.ID, a.Kind, a.SHA256, when, state)
 	}
+	if rep.Journaled > 0 {
+		fmt.Fprintf(w, "journaled: %d entries were merged from the fallback journal (any process of the operator's user can write it: they record what a line said, not what the hook decided)\n", rep.Journaled)
+	}
 	for _, f := range rep.Findings {
 		fmt.Fprintf(w, "finding (%s): %s\n", f.Kind, f.Message)
 	}
@@ -297,15 +302,16 @@ func VerifyRegister(ctx context.Context, reg *register.Register, o VerifyOptions
 	if err != nil {
 		return nil, fmt.Errorf("reading seals: %w", err)
 	}
+	// The entries, SQLite's sequence counter and the anchor comparison come
+	// from one read transaction (EachChecked): read apart, a verify racing
+	// an append saw the counter ahead of the chain and cried "truncated".
+	var integrity register.Integrity
 	next, stop := iter.Pull2(func(yield func(*register.Entry, error) bool) {
-		stopped := errors.New("stopped")
-		err := reg.Each(1, func(e *register.Entry) error {
-			if !yield(e, nil) {
-				return stopped
-			}
-			return nil
+		in, err := reg.EachChecked(func(e *register.Entry, err error) bool {
+			return yield(e, err)
 		})
-		if err != nil && err != stopped {
+		integrity = in
+		if err != nil {
 			yield(nil, err)
 		}
 	})
@@ -317,6 +323,7 @@ func VerifyRegister(ctx context.Context, reg *register.Register, o VerifyOptions
 		}
 		return e, err
 	}, recs, o)
+	stop()
 	rep.Source, rep.Path = "register", reg.Path()
 	arts, err := Records(reg.DB(), SubjectArtifact)
 	if err != nil {
@@ -327,19 +334,13 @@ func VerifyRegister(ctx context.Context, reg *register.Register, o VerifyOptions
 	if first != "" && rep.OK {
 		rep.OK, rep.Failure = false, first
 	}
+	rep.Journaled = integrity.Journaled
 	if rep.ChainOK {
-		// A deleted tail leaves a valid shorter chain; SQLite's
-		// AUTOINCREMENT counter still remembers the highest seq written
-		// (the same check as register.Verify).
-		var written sql.NullInt64
-		err := reg.DB().QueryRow(`SELECT seq FROM sqlite_sequence WHERE name = 'entries'`).Scan(&written)
-		if err == nil && written.Int64 > rep.Entries {
+		if p := integrity.Check(rep.Entries); p != nil {
 			rep.ChainOK = false
-			rep.ChainProblem = &register.Problem{Seq: rep.Entries + 1, Kind: register.ProblemSequence,
-				Msg: fmt.Sprintf("the register ends at entry %d but entry %d was written: entries %d..%d are missing (truncated)",
-					rep.Entries, written.Int64, rep.Entries+1, written.Int64)}
+			rep.ChainProblem = p
 			if rep.OK || !strings.HasPrefix(rep.Failure, "seal ") {
-				rep.Failure = rep.ChainProblem.Msg
+				rep.Failure = p.Msg
 			}
 			rep.OK = false
 		}

@@ -319,6 +319,20 @@ func record(r *result, stderr io.Writer) {
 		return
 	}
 	fmt.Fprintf(stderr, "sentinel-hook: register: %v\n", err)
+	if errors.Is(err, register.ErrVanished) {
+		// The register this machine had is gone or rolled back: no call is
+		// allowed until the operator resets it (the decision is still
+		// journaled below, and merged into the new register).
+		r.fail("%v", err)
+		if r.verdict < errorVerdict(r.unattended) {
+			r.verdict = errorVerdict(r.unattended)
+		}
+		r.hit = errorHit(r.failures)
+		r.entry.Kind, r.entry.Decision, r.entry.Reason = register.KindError, r.verdict.String(), entryReason(r)
+		if !slices.Contains(r.entry.Rules, errorRule) {
+			r.entry.Rules = append(r.entry.Rules, errorRule)
+		}
+	}
 	dir, derr := paths.StateDir()
 	if derr == nil {
 		derr = register.JournalWhy(dir, &r.entry, err)
