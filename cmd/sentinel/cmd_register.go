@@ -72,15 +72,13 @@ func statusOf(path string) *registerStatus {
 	}
 	err = register.Continuity(path)
 	switch {
-	case errors.Is(err, register.ErrNotExist):
-		st.Warnings = append(st.Warnings, "no register yet; the first hook call creates it")
 	case err != nil:
 		st.OK, st.Problem, st.Vanished = false, err.Error(), errors.Is(err, register.ErrVanished)
 	}
 	return st
 }
 
-func init() {
+func newRegisterCmd() *cobra.Command {
 	reg := &cobra.Command{
 		Use:   "register",
 		Short: "Inspect and repair the register's continuity and fallback journal",
@@ -98,8 +96,9 @@ While the register is not the one the anchor remembers, every hook call is
 answered fail-closed (ask, or deny unattended) and journaled; only reset
 ends that state, and the reset is the new register's first entry.
 
-Exit codes: 0 ok; 1 the register vanished (status) or there is nothing to
-reset; 3 usage; 4 could not read or write the register.`,
+Exit codes (docs/cli.md): 0 ok; 1 the register vanished, or reset found
+nothing to reset; 3 usage; 4 could not read or write the register; 5 there
+is no register yet.`,
 		Example: `  sentinel register status
   sentinel register merge --json
   sentinel register reset --accept-loss`,
@@ -116,6 +115,9 @@ reset; 3 usage; 4 could not read or write the register.`,
 			path, err := paths.RegisterPath()
 			if err != nil {
 				return fail(exitError, "%v", err)
+			}
+			if err := register.Continuity(path); errors.Is(err, register.ErrNotExist) {
+				return registerError(path, err)
 			}
 			st := statusOf(path)
 			writeRegisterStatus(cmd.OutOrStdout(), st, asJSON)
@@ -141,12 +143,14 @@ reset; 3 usage; 4 could not read or write the register.`,
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
-			r, err := register.Open(path)
-			if errors.Is(err, register.ErrVanished) {
-				return fail(exitFailure, "%v", err)
+			if ro, err := register.OpenReadOnly(path); errors.Is(err, register.ErrNotExist) {
+				return registerError(path, err)
+			} else if err == nil {
+				ro.Close()
 			}
+			r, err := register.Open(path)
 			if err != nil {
-				return fail(exitError, "%v", err)
+				return registerError(path, err)
 			}
 			defer r.Close()
 			n, err := r.MergeJournal()
@@ -197,7 +201,7 @@ It refuses (exit 1) when the register is the one the anchor remembers.`,
 				found = re.Detail
 			}
 			if errors.Is(err, register.ErrNotExist) {
-				return fail(exitFailure, "there is no register at %s and no anchor saying one was lost; nothing to reset", path)
+				return registerError(path, err)
 			}
 			e, err := register.Reset(path, found)
 			if err != nil {
@@ -213,5 +217,5 @@ It refuses (exit 1) when the register is the one the anchor remembers.`,
 	reset.Flags().BoolVar(&resetJSON, "json", false, "print the result as JSON")
 
 	reg.AddCommand(status, merge, reset)
-	root.AddCommand(reg)
+	return reg
 }

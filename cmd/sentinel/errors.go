@@ -96,6 +96,11 @@ func registerError(path string, err error) error {
 	if errors.Is(err, register.ErrNotExist) {
 		return failCode("no_register", "no register at %s yet: no tool call has been recorded (install the hook: sentinel install --user)", path)
 	}
+	if errors.Is(err, register.ErrVanished) {
+		// The register this machine had is gone or empty: that is a finding
+		// (the register does not hold), not an I/O failure.
+		return fail(exitFailure, "%v", err)
+	}
 	return fail(exitError, "%v", err)
 }
 
