@@ -57,7 +57,18 @@ type row struct {
 var (
 	reportMu sync.Mutex
 	report   []row
+	signals  = map[string][]string{} // per mode: what the hooks were told
 )
+
+func countTool(calls []*call, tool string) int {
+	n := 0
+	for _, c := range calls {
+		if c.Tool == tool {
+			n++
+		}
+	}
+	return n
+}
 
 // TestClaudeCode runs every mode of the suite against the real Claude Code.
 func TestClaudeCode(t *testing.T) {
@@ -272,6 +283,29 @@ func checkCalls(t *testing.T, w *workspace, m mode, calls []*call) {
 			t.Errorf("%s: stopped by the other hook, but the model was told %q", where, c.Told)
 		}
 	}
+	// What Claude Code told the hooks about who is there, on every Bash call.
+	attended, entry := "1", "cli"
+	if m.Headless {
+		attended, entry = "0", "sdk-cli"
+	}
+	want := fmt.Sprintf(`"permission_mode":"%s" attended=%s entrypoint=%s`, m.PermissionMode, attended, entry)
+	seen := map[string]bool{}
+	lines := strings.Split(strings.TrimSpace(w.read(envLog)), "\n")
+	for _, l := range lines {
+		seen[l] = true
+		if l != want {
+			t.Errorf("%s: a hook was told %q, want %q", m.Name, l, want)
+		}
+	}
+	if n := countTool(calls, "Bash"); len(lines) != n {
+		t.Errorf("%s: the hooks saw %d Bash calls, the script made %d", m.Name, len(lines), n)
+	}
+	reportMu.Lock()
+	for l := range seen {
+		signals[m.Name] = append(signals[m.Name], l)
+	}
+	sort.Strings(signals[m.Name])
+	reportMu.Unlock()
 	// The other hook's own log: it stopped exactly the calls the truth says.
 	log := w.read(imitatorLog)
 	for _, c := range calls {
@@ -376,6 +410,11 @@ func printReport(t *testing.T, e *env) {
 	b.WriteString("| --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range report {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.Step, r.Mode, r.Hook, strings.ReplaceAll(r.Did, "|", "\\|"), r.Effect, r.Stopper)
+	}
+	b.WriteString("\nWhat a PreToolUse hook is told (payload permission_mode; environment CLAUDE_CODE_SESSION_ATTENDED, CLAUDE_CODE_ENTRYPOINT):\n\n")
+	b.WriteString("| mode | told |\n| --- | --- |\n")
+	for _, m := range modes {
+		fmt.Fprintf(&b, "| %s | `%s` |\n", m.Name, strings.Join(signals[m.Name], "`, `"))
 	}
 	t.Log("\n" + b.String())
 	if p := os.Getenv("SENTINEL_E2E_REPORT"); p != "" {

@@ -34,13 +34,20 @@ const (
 	imitated      = "imitated-marker"  // the other hook denies writing it
 	imitateToken  = "IMITATE-SENTINEL"
 	imitatorLog   = "imitator.log"
+	envLog        = "hook-env.log"
 )
 
 // imitator is another PreToolUse hook that denies any Bash call naming
 // imitateToken with a reason that starts like sentinel's marker. Its log
 // is the evidence that it (not sentinel) stopped the call.
+//
+// It also records, for every Bash call, what Claude Code tells a hook about
+// who is there: the payload's permission_mode and the environment's
+// CLAUDE_CODE_SESSION_ATTENDED and CLAUDE_CODE_ENTRYPOINT (envLog).
 const imitator = `#!/bin/sh
 input=$(cat)
+mode=$(printf '%s' "$input" | grep -o '"permission_mode":"[^"]*"' | head -n 1)
+printf '%s attended=%s entrypoint=%s\n' "$mode" "${CLAUDE_CODE_SESSION_ATTENDED-unset}" "${CLAUDE_CODE_ENTRYPOINT-unset}" >> "$HOME/` + envLog + `"
 case "$input" in
 *` + imitateToken + `*)
   printf '%s\n' "$input" >> "$HOME/` + imitatorLog + `"

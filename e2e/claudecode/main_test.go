@@ -33,6 +33,10 @@ const defaultClaudeBin = "/opt/sentinel-ci/claude/node_modules/@anthropic-ai/cla
 // ClaudeBinEnv overrides where the claude binary is.
 const ClaudeBinEnv = "SENTINEL_CLAUDE_BIN"
 
+// SourceEnv names another checkout of sentinel to build the binaries from
+// (to try a branch's hooks against the suite); default this module.
+const SourceEnv = "SENTINEL_E2E_SRC"
+
 // nobody is the unprivileged user Claude Code runs as.
 const nobody = 65534
 
@@ -100,9 +104,11 @@ func setup() (*env, string, error) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return nil, "", err
 	}
-	root, err := moduleRoot()
-	if err != nil {
-		return nil, "", err
+	root := os.Getenv(SourceEnv)
+	if root == "" {
+		if root, err = moduleRoot(); err != nil {
+			return nil, "", err
+		}
 	}
 	build := exec.Command("go", "build", "-o", dir+"/", "./cmd/sentinel", "./cmd/sentinel-hook")
 	build.Dir = root
