@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -44,6 +45,11 @@ type call struct {
 	// At the terminal.
 	Prompted bool   `json:"-"`
 	Answer   string `json:"-"`
+	// The transcript's record of the result: toolDenialKind and
+	// permissionDecision as Claude Code wrote them ("" absent).
+	DenialKind string `json:"-"`
+	Decided    string `json:"-"`
+	Recorded   bool   `json:"-"`
 	// Effect on disk.
 	Ran    bool   `json:"-"`
 	Effect string `json:"-"`
@@ -52,6 +58,7 @@ type call struct {
 // row is one line of the report table.
 type row struct {
 	Step, Mode, Hook, Did, Effect, Stopper string
+	DenialKind, Decided                    string
 }
 
 var (
@@ -116,7 +123,8 @@ func runMode(t *testing.T, e *env, m mode) {
 	reportMu.Lock()
 	defer reportMu.Unlock()
 	for _, c := range calls {
-		report = append(report, row{Step: c.Step, Mode: m.Name, Hook: c.Decision, Did: did(c), Effect: c.Effect, Stopper: stopperCell(c.Expect)})
+		report = append(report, row{Step: c.Step, Mode: m.Name, Hook: c.Decision, Did: did(c), Effect: c.Effect, Stopper: stopperCell(c.Expect),
+			DenialKind: c.DenialKind, Decided: c.Decided})
 	}
 }
 
@@ -134,6 +142,7 @@ func (w *workspace) observe(t *testing.T, m mode, oc *Outcome) []*call {
 	for _, p := range oc.Prompts {
 		prompted[p.Step] = p
 	}
+	records := w.resultRecords(t)
 	var calls []*call
 	for i, s := range steps {
 		c := &call{Step: s.Name, Tool: s.Tool, ToolUseID: oc.IDs[i], Expect: truthOf(s, m), Input: w.short(inputText(s.input(w)))}
@@ -148,10 +157,62 @@ func (w *workspace) observe(t *testing.T, m mode, oc *Outcome) []*call {
 		if p, ok := prompted[i]; ok {
 			c.Prompted, c.Answer = true, p.Answer
 		}
+		if r, ok := records[c.ToolUseID]; ok {
+			c.Recorded, c.DenialKind, c.Decided = true, r.DenialKind, r.Decided
+		}
 		c.Ran, c.Effect = w.effect(s, c)
 		calls = append(calls, c)
 	}
 	return calls
+}
+
+// resultRecord is what a transcript's tool_result record says about who
+// decided.
+type resultRecord struct{ DenialKind, Decided string }
+
+// resultRecords reads the transcripts for each tool_result's toolDenialKind
+// and permissionDecision.
+func (w *workspace) resultRecords(t *testing.T) map[string]resultRecord {
+	t.Helper()
+	out := map[string]resultRecord{}
+	for _, f := range w.transcripts(t) {
+		raw, err := os.ReadFile(f)
+		must(t, err)
+		for _, line := range bytes.Split(raw, []byte("\n")) {
+			var rec struct {
+				Type               string          `json:"type"`
+				ToolDenialKind     string          `json:"toolDenialKind"`
+				PermissionDecision json.RawMessage `json:"permissionDecision"`
+				Message            struct {
+					Content json.RawMessage `json:"content"`
+				} `json:"message"`
+			}
+			if json.Unmarshal(line, &rec) != nil || rec.Type != "user" {
+				continue
+			}
+			var blocks []struct {
+				Type      string `json:"type"`
+				ToolUseID string `json:"tool_use_id"`
+			}
+			if json.Unmarshal(rec.Message.Content, &blocks) != nil {
+				continue
+			}
+			for _, b := range blocks {
+				if b.Type == "tool_result" {
+					out[b.ToolUseID] = resultRecord{DenialKind: rec.ToolDenialKind, Decided: compactJSON(rec.PermissionDecision)}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if len(raw) == 0 || json.Compact(&b, raw) != nil {
+		return ""
+	}
+	return b.String()
 }
 
 // effect reads the disk: did the call run, and what did it leave.
@@ -240,6 +301,9 @@ func checkCalls(t *testing.T, w *workspace, m mode, calls []*call) {
 		}
 		check(t, key, c.Decision == x.Hook, "%s: register decision %s, want %s", where, c.Decision, x.Hook)
 		check(t, key, c.Attended != nil && *c.Attended == m.attended(), "%s: register attended %v, want %v", where, deref(c.Attended), m.attended())
+		if !c.Recorded {
+			t.Errorf("%s: the transcript has no tool_result record for %s", where, c.ToolUseID)
+		}
 		// The effect on disk.
 		wantRan := x.Stopper == ""
 		if c.Ran != wantRan {
@@ -367,6 +431,13 @@ func head(s string) string {
 	return s
 }
 
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
 func stopperCell(x expect) string {
 	switch {
 	case x.Stopper == "" && x.Human == "yes":
@@ -410,6 +481,21 @@ func printReport(t *testing.T, e *env) {
 	b.WriteString("| --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range report {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.Step, r.Mode, r.Hook, strings.ReplaceAll(r.Did, "|", "\\|"), r.Effect, r.Stopper)
+	}
+	b.WriteString("\nWhat the transcript records for each kind of stop (the user record carrying the tool_result):\n\n")
+	b.WriteString("| who stopped it | hook answer | toolDenialKind | permissionDecision | runs |\n| --- | --- | --- | --- | --- |\n")
+	type recKey struct{ stopper, hook, kind, decided string }
+	seenRec := map[recKey][]string{}
+	var recOrder []recKey
+	for _, r := range report {
+		k := recKey{r.Stopper, r.Hook, r.DenialKind, r.Decided}
+		if _, ok := seenRec[k]; !ok {
+			recOrder = append(recOrder, k)
+		}
+		seenRec[k] = append(seenRec[k], r.Step+"/"+r.Mode)
+	}
+	for _, k := range recOrder {
+		fmt.Fprintf(&b, "| %s | %s | %s | `%s` | %d |\n", k.stopper, k.hook, orDash(k.kind), orDash(k.decided), len(seenRec[k]))
 	}
 	b.WriteString("\nWhat a PreToolUse hook is told (payload permission_mode; environment CLAUDE_CODE_SESSION_ATTENDED, CLAUDE_CODE_ENTRYPOINT):\n\n")
 	b.WriteString("| mode | told |\n| --- | --- |\n")
