@@ -2,9 +2,13 @@ package census
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/sentinel-guard/sentinel/transcript"
 )
 
 // BenchmarkCensus runs the census over $CENSUS_BENCH_DIR (transcripts made
@@ -18,14 +22,16 @@ func BenchmarkCensus(b *testing.B) {
 		b.Skip("set CENSUS_BENCH_DIR to a directory made by bench/census/gen.go")
 	}
 	var size int64
-	files, err := transcriptFiles(dir)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if st, err := d.Info(); err == nil {
+				size += st.Size()
+			}
+		}
+		return err
+	})
 	if err != nil {
 		b.Fatal(err)
-	}
-	for _, f := range files {
-		if st, err := os.Stat(f); err == nil {
-			size += st.Size()
-		}
 	}
 	b.SetBytes(size)
 	for b.Loop() {
@@ -45,9 +51,9 @@ func BenchmarkIDSet(b *testing.B) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		m := make(map[idKey]uint8)
+		m := make(map[transcript.Key]uint8)
 		for i := range n {
-			m[keyOf(fmt.Sprintf("toolu_01%022d", i))] = flagCall
+			m[transcript.KeyOf(fmt.Sprintf("toolu_01%022d", i))] = 1
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)

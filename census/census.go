@@ -1,17 +1,19 @@
-// Package census counts who stopped an AI coding agent: it streams Claude
-// Code transcripts and the sentinel's register and writes stops.json, a
-// count-only file, and its HTML page.
+// Package census counts who stopped an AI coding agent: it reads Claude
+// Code transcripts through the shared reader (package transcript) and the
+// sentinel's register, streaming both, and writes stops.json, a count-only
+// file, and its HTML page.
 //
-// Privacy by construction: transcript lines are decoded into structs that
-// hold only record types, ids, tool names, flags, timestamps and the fixed
-// start and end of result texts; a call stopped by a permission rule is
-// re-read only to be mapped to a class from a fixed list. No command, path
-// or message text reaches the output.
+// Privacy by construction: the transcript reader keeps only record types,
+// ids, tool names, flags, timestamps, the harness's structured permission
+// record and the fixed start and end of result texts; a call stopped by a
+// permission rule is re-read only to be mapped to a class from a fixed list.
+// No command, path or message text reaches the output.
 package census
 
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +22,29 @@ import (
 
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/transcript"
 )
+
+// Stoppers: who stopped a tool call. These are the keys of stops.json.
+const (
+	StopClassifier        = transcript.StopClassifier
+	StopRules             = transcript.StopRules
+	StopNoHuman           = transcript.StopNoHuman
+	StopSentinel          = "sentinel"           // a hook stop the sentinel's register confirms
+	StopUnconfirmedMarker = "unconfirmed_marker" // the sentinel's marker, but no register entry: someone else printed it
+	StopOtherHooks        = "other_hooks"        // any other PreToolUse hook
+	StopUser              = transcript.StopUser
+)
+
+// Marker is the fixed start of the sentinel hook's reasons (judge.Marker).
+const Marker = transcript.Marker
+
+// ClassifierCategories is the allow-list of the classifier's categories.
+var ClassifierCategories = transcript.ClassifierCategories
+
+// ErrNothingRead: neither a transcript nor a register was read, so there
+// is nothing to count (the census does not print a page of nulls).
+var ErrNothingRead = errors.New("nothing to count: no transcript was read and no register was given")
 
 // RegisterSource calls fn for every register entry in order; nil means no
 // register is available.
@@ -30,13 +54,17 @@ type RegisterSource func(fn func(register.Entry) error) error
 type Options struct {
 	// TranscriptDirs are searched recursively for *.jsonl files.
 	TranscriptDirs []string
+	// NoTranscripts says why none are given (e.g. the default directory
+	// does not exist); it becomes the reason of every null transcript
+	// cell. It must hold no path.
+	NoTranscripts string
 	// Since (inclusive) and Until (exclusive) bound the window; zero is open.
 	Since, Until time.Time
 	// Analyse maps a Bash command to its executions; nil is ParseAnalyser.
 	Analyse BashAnalyser
 	// Register is the operator's register; nil when there is none.
 	Register RegisterSource
-	// RuleClass maps a sentinel rule id to its class (hook.ClassOf).
+	// RuleClass maps a sentinel rule id to its class (judge.ClassOf).
 	RuleClass func(ruleID string) string
 	// CI is a JSON Lines file of CI gate runs (see ReadCI); "" when none.
 	CI string
@@ -44,7 +72,14 @@ type Options struct {
 	Now func() time.Time
 	// Generator names the program, e.g. "sentinel 0.1.0".
 	Generator string
+	// Title is the page's and stops.json's title; "" is DefaultTitle.
+	Title string
+	// Verify is how a reader checks the file (key, register seal).
+	Verify Verify
 }
+
+// DefaultTitle is the title when none is given.
+const DefaultTitle = "Who stopped the agent"
 
 // Run counts and returns the report.
 func Run(o Options) (*Report, error) {
@@ -53,28 +88,28 @@ func Run(o Options) (*Report, error) {
 		now = o.Now
 	}
 	r := newReport(now().UTC(), &o)
-	s := newScanner(&o, r)
-	for _, dir := range o.TranscriptDirs {
-		files, err := transcriptFiles(dir)
+	t := newTally(&o)
+	if len(o.TranscriptDirs) > 0 {
+		src, err := transcript.Read(o.TranscriptDirs, transcript.Options{Since: o.Since, Until: o.Until}, t.handler())
 		if err != nil {
-			return nil, fmt.Errorf("reading transcripts: %w", err)
+			return nil, err
 		}
-		r.Sources.TranscriptDirs++
-		if err := s.scanFiles(files); err != nil {
-			return nil, fmt.Errorf("reading a transcript file: %w", err)
-		}
+		r.Sources.fromTranscripts(src)
+		t.files = src.Files
+	}
+	if t.files > 0 {
+		r.Sources.Transcripts = "read"
+	} else if o.Register == nil {
+		return nil, ErrNothingRead
 	}
 	if o.Register != nil {
-		rc, matched, err := countRegister(&o, s.sentinelIDs)
+		rc, err := t.countRegister()
 		if err != nil {
 			return nil, fmt.Errorf("reading the register: %w", err)
 		}
 		r.Register = rc
 		r.Sources.Register = "present"
-		unmatched := r.Stops.Sentinel.Total - matched
-		r.Stops.Sentinel.RegisterMatched = &matched
-		r.Stops.Sentinel.RegisterUnmatched = &unmatched
-		if err := countOutcomes(&o, r, s); err != nil {
+		if err := t.countOutcomes(r); err != nil {
 			return nil, fmt.Errorf("joining outcomes: %w", err)
 		}
 	}
@@ -86,17 +121,26 @@ func Run(o Options) (*Report, error) {
 		r.Stops.CI = ci
 		r.Sources.CI = "present"
 	}
-	finish(r)
+	t.fill(r)
+	finish(r, &o)
+	r.NotMeasured = append(r.NotMeasured, t.outcomeNM...)
 	return r, nil
 }
 
 func newReport(now time.Time, o *Options) *Report {
+	title := o.Title
+	if title == "" {
+		title = DefaultTitle
+	}
 	r := &Report{
+		Schema:        SchemaURL,
 		SchemaVersion: SchemaVersion,
+		Title:         title,
 		GeneratedAt:   now.Format(time.RFC3339),
 		Generator:     o.Generator,
+		Verify:        o.Verify,
 		ToolCalls:     ToolCalls{Bound: "upper"},
-		Sources:       Sources{Register: "absent", CI: "absent"},
+		Sources:       Sources{Transcripts: "none", Register: "absent", CI: "absent"},
 	}
 	if !o.Since.IsZero() {
 		t := o.Since.UTC().Format(time.RFC3339)
@@ -106,144 +150,31 @@ func newReport(now time.Time, o *Options) *Report {
 		t := o.Until.UTC().Format(time.RFC3339)
 		r.Window.Until = &t
 	}
-	st := &r.Stops
-	st.Classifier.ByKind = zeroCounts(kindBlocked, kindUnavailable, kindParsingError)
-	cats := []string{catUnspecified, catOther}
-	for _, k := range ClassifierCategories {
-		cats = append(cats, k)
-	}
-	st.Classifier.ByCategory = zeroCounts(cats...)
-	st.PermissionRules.ByClass = zeroCounts(CallClasses...)
-	st.Human = NullCell{Reason: reasonHuman}
+	r.Stops.Human = NullCell{Reason: reasonHuman}
 	r.Outcomes = Outcomes{Note: noteOutcomes}
 	return r
 }
 
-func zeroCounts(keys ...string) map[string]int64 {
-	m := make(map[string]int64, len(keys))
-	for _, k := range keys {
-		m[k] = 0
-	}
-	return m
+func (s *Sources) fromTranscripts(src *transcript.Sources) {
+	s.TranscriptDirs = src.Dirs
+	s.TranscriptFiles = src.Files
+	s.SubagentFiles = src.SubagentFiles
+	s.Records = src.Records
+	s.UnreadableFiles = src.UnreadableFiles
+	s.UnreadableLines = src.UnreadableLines
+	s.OversizedLines = src.OversizedLines
+	s.OutsideWindow = src.OutsideWindow
+	s.UndatedRecords = src.UndatedRecords
+	s.DuplicateToolCalls = src.DuplicateToolCalls
+	s.OrphanResults = src.OrphanResults
+	s.Aborts = src.Aborts
+	s.UnknownDenialKinds = src.UnknownDenialKinds
+	s.SkippedLinks = src.SkippedLinks
+	s.SkippedSpecial = src.SkippedSpecial
+	s.StructuredResults = src.StructuredResults
 }
 
-// countRegister reads the register: decisions in the window by verdict,
-// attendance and rule class; grades of the flags in the window (latest
-// grade wins); and how many of the sentinel stops seen in transcripts have
-// a register entry with the same tool_use_id.
-func countRegister(o *Options, seen map[idKey]struct{}) (*RegisterCounts, int64, error) {
-	rc := &RegisterCounts{ByClass: map[string]*ClassFlags{}}
-	flags := map[int64]bool{}    // seq of asks and denies in the window
-	grades := map[int64]string{} // latest grade per flag
-	stopIDs := map[idKey]bool{}  // tool_use ids the register answered ask or deny
-	anyGrade := false
-	err := o.Register(func(e register.Entry) error {
-		switch e.Kind {
-		case register.KindGrade:
-			anyGrade = true
-			grades[e.Ref] = e.Label
-			return nil
-		case register.KindDecision, register.KindError:
-		default:
-			return nil
-		}
-		stop := e.Decision == "ask" || e.Decision == "deny"
-		if stop && e.ToolUseID != "" {
-			stopIDs[keyOf(e.ToolUseID)] = true
-		}
-		if !timeIn(e.Time, o.Since, o.Until) {
-			return nil
-		}
-		rc.Decisions++
-		if e.Kind == register.KindError {
-			rc.Errors++
-		}
-		var att *Attendance
-		switch e.Decision {
-		case "allow":
-			rc.Allow++
-		case "ask":
-			att = &rc.Ask
-		case "deny":
-			att = &rc.Deny
-		}
-		if att == nil {
-			return nil
-		}
-		flags[e.Seq] = true
-		att.add(e.Attended)
-		for _, c := range ruleClasses(e.Rules, o.RuleClass) {
-			cf := rc.ByClass[c]
-			if cf == nil {
-				cf = &ClassFlags{}
-				rc.ByClass[c] = cf
-			}
-			if e.Decision == "ask" {
-				cf.Ask.add(e.Attended)
-			} else {
-				cf.Deny.add(e.Attended)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	var matched int64
-	for k := range seen {
-		if stopIDs[k] {
-			matched++
-		}
-	}
-	rc.SelfConcordance.Definition = defSelfConcordance
-	if anyGrade {
-		g := &Grades{}
-		for ref, label := range grades {
-			if !flags[ref] {
-				continue
-			}
-			switch label {
-			case "true":
-				g.True++
-			case "false":
-				g.False++
-			case "unclear":
-				g.Unclear++
-			}
-		}
-		rc.Grades = g
-		if n := g.True + g.False; n > 0 {
-			v := float64(g.True) / float64(n)
-			rc.SelfConcordance.Value = &v
-		}
-	}
-	return rc, matched, nil
-}
-
-// ruleClasses maps the rule ids of one entry to their distinct classes;
-// an entry with no rule (a call that could not be judged) is "unjudged".
-func ruleClasses(rules []string, classOf func(string) string) []string {
-	if len(rules) == 0 {
-		return []string{"unjudged"}
-	}
-	var out []string
-	for _, id := range rules {
-		c := "unknown"
-		if classOf != nil {
-			if k := classOf(id); k != "" {
-				c = k
-			}
-		}
-		dup := false
-		for _, x := range out {
-			dup = dup || x == c
-		}
-		if !dup {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+func i64(v int64) *int64 { return &v }
 
 func timeIn(t, since, until time.Time) bool {
 	return (since.IsZero() || !t.Before(since)) && (until.IsZero() || t.Before(until))
@@ -306,39 +237,29 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // countOutcomes joins the sentinel's asks and denies in the window to what
-// happened (package outcome): outcome entries from the PostToolUse path
-// show a call ran, the user's rejections in the transcripts show an ask was
-// declined. Without outcome entries, approved, unknown, held and breached
-// cannot be seen and stay null; without transcripts, declined stays null.
-func countOutcomes(o *Options, r *Report, s *scanner) error {
-	inWindow := func(fn func(register.Entry) error) error {
-		return o.Register(func(e register.Entry) error {
-			if (e.Kind == register.KindDecision || e.Kind == register.KindError) && !timeIn(e.Time, o.Since, o.Until) {
-				return nil
-			}
-			return fn(e)
-		})
-	}
-	rj := &outcome.Rejections{IDs: s.rejected, Files: r.Sources.TranscriptFiles}
-	sum, err := outcome.Summarize(inWindow, rj)
+// happened (package outcome), with the answers this census read from the
+// transcripts; the cells are outcome.Cells, the same `sentinel outcomes`
+// prints.
+func (t *tally) countOutcomes(r *Report) error {
+	ans := t.answers
+	ans.Files = t.files
+	ans.Structured = r.Sources.StructuredResults
+	sum, err := outcome.Summarize(t.o.Register, ans, t.o.Since, t.o.Until)
 	if err != nil {
 		return err
 	}
+	c := sum.Cells()
+	r.Outcomes.Asks, r.Outcomes.Denies = outcomesFrom(c)
 	src := "register"
-	a, d := &r.Outcomes.Asks, &r.Outcomes.Denies
-	a.Presented = i64(int64(sum.Asks.Presented))
-	if sum.TranscriptsRead > 0 {
-		a.Declined = i64(int64(sum.Asks.Declined))
+	if t.files > 0 {
 		src += "+transcripts"
 	}
-	if sum.OutcomeEntries > 0 {
-		a.Approved = i64(int64(sum.Asks.Approved))
-		d.Held = i64(int64(sum.Denies.Held))
-		d.Breached = i64(int64(sum.Denies.Breached))
-		if a.Declined != nil {
-			a.Unknown = i64(int64(sum.Asks.Unknown))
-		}
-	}
 	r.Outcomes.Source = &src
+	for _, n := range c.NotMeasured {
+		if strings.HasPrefix(n.Key, "allows") {
+			continue // the census does not publish allows
+		}
+		t.outcomeNM = append(t.outcomeNM, NotMeasured{"outcomes." + n.Key, n.Reason})
+	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sentinel-guard/sentinel/transcript"
 )
 
 const formsDir = "../testdata/transcripts/forms/projects"
@@ -45,21 +47,19 @@ func TestDenialForms(t *testing.T) {
 	src := r.Sources
 	wantSrc := Sources{TranscriptDirs: 1, TranscriptFiles: 6, SubagentFiles: 1, Records: 101,
 		UnreadableLines: 4, DuplicateToolCalls: 3, OrphanResults: 1, Aborts: 2, UnknownDenialKinds: 1,
-		Register: "absent", CI: "absent"}
+		Transcripts: "read", Register: "absent", CI: "absent"}
 	if src != wantSrc {
 		t.Errorf("sources:\n got %+v\nwant %+v", src, wantSrc)
 	}
-	if r.ToolCalls.Count != 44 || r.ToolCalls.Bound != "upper" {
+	if v(r.ToolCalls.Count) != 44 || r.ToolCalls.Bound != "upper" {
 		t.Errorf("tool calls = %+v, want 44 (upper)", r.ToolCalls)
 	}
 	st := r.Stops
-	got := map[string]int64{
-		"total": st.Total, "classifier": st.Classifier.Total, "permission_rules": st.PermissionRules.Total,
-		"no_human_mode": st.NoHumanMode.Total, "sentinel": st.Sentinel.Total,
-		"other_hooks": st.OtherHooks.Total, "user": st.User.Total,
-	}
+	got := stopCounts(r)
+	// Without a register no stop is the sentinel's: its marker stops are
+	// counted apart, and the sentinel's own column is null.
 	want := map[string]int64{"total": 30, "classifier": 8, "permission_rules": 9, "no_human_mode": 3,
-		"sentinel": 3, "other_hooks": 3, "user": 4}
+		"sentinel": -1, "unconfirmed_marker": 3, "other_hooks": 3, "user": 4}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("stops:\n got %v\nwant %v", got, want)
 	}
@@ -85,8 +85,25 @@ func TestDenialForms(t *testing.T) {
 	if rate.Value == nil || *rate.Value != round4(100*30.0/44) || rate.Bound != "lower" {
 		t.Errorf("rate = %+v", rate)
 	}
-	if !hasKey(r.NotMeasured, "stops.human") || !hasKey(r.NotMeasured, "stops.ci") || !hasKey(r.NotMeasured, "register") {
+	if !hasKey(r.NotMeasured, "stops.human") || !hasKey(r.NotMeasured, "stops.ci") || !hasKey(r.NotMeasured, "register") || !hasKey(r.NotMeasured, "stops.sentinel") {
 		t.Errorf("not_measured = %+v", r.NotMeasured)
+	}
+}
+
+// v is a cell's value, -1 for null.
+func v(p *int64) int64 {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+func stopCounts(r *Report) map[string]int64 {
+	st := r.Stops
+	return map[string]int64{
+		"total": v(st.Total), "classifier": v(st.Classifier.Total), "permission_rules": v(st.PermissionRules.Total),
+		"no_human_mode": v(st.NoHumanMode.Total), "sentinel": v(st.Sentinel.Total), "unconfirmed_marker": v(st.UnconfirmedMarker.Total),
+		"other_hooks": v(st.OtherHooks.Total), "user": v(st.User.Total),
 	}
 }
 
@@ -117,16 +134,18 @@ func TestWindow(t *testing.T) {
 	until := time.Date(2026, 11, 6, 0, 0, 0, 0, time.UTC)
 	r, out := run(t, Options{TranscriptDirs: []string{formsDir}, Since: since, Until: until})
 	// Nov 5: s-new (13 calls, 9 stops) and s-fork's one new call.
-	if r.ToolCalls.Count != 14 || r.Stops.Total != 9 || r.Stops.User.Total != 1 || r.Stops.Sentinel.Total != 1 {
-		t.Errorf("window: calls %d stops %d user %d sentinel %d, want 14 9 1 1",
-			r.ToolCalls.Count, r.Stops.Total, r.Stops.User.Total, r.Stops.Sentinel.Total)
+	if v(r.ToolCalls.Count) != 14 || v(r.Stops.Total) != 9 || v(r.Stops.User.Total) != 1 || v(r.Stops.UnconfirmedMarker.Total) != 1 {
+		t.Errorf("window: %v, want calls 14 stops 9 user 1 marker 1", stopCounts(r))
+	}
+	if r.Period.From == nil || *r.Period.From != "2026-11-05" || *r.Period.To != "2026-11-05" || r.Period.Basis != "window" {
+		t.Errorf("period %+v", r.Period)
 	}
 	if !bytes.Contains(out, []byte(`"since": "2026-11-05T00:00:00Z"`)) {
 		t.Errorf("window not printed:\n%s", out)
 	}
 	// An empty window: no calls, so no rate (null, not 0).
 	r, out = run(t, Options{TranscriptDirs: []string{formsDir}, Since: until.AddDate(1, 0, 0)})
-	if r.ToolCalls.Count != 0 || r.Rates["stops_per_100_tool_calls"].Value != nil {
+	if v(r.ToolCalls.Count) != 0 || r.Rates["stops_per_100_tool_calls"].Value != nil {
 		t.Errorf("empty window: %+v", r.Rates)
 	}
 	if !bytes.Contains(out, []byte(`"value": null`)) {
@@ -140,8 +159,8 @@ func TestForkedCopiesCountOnce(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, formsDir, dir)
 	r, _ := run(t, Options{TranscriptDirs: []string{formsDir, dir}})
-	if r.ToolCalls.Count != 44 || r.Stops.Total != 30 || r.Stops.PermissionRules.ByClass["git_history"] != 2 {
-		t.Errorf("copies counted twice: calls %d stops %d", r.ToolCalls.Count, r.Stops.Total)
+	if v(r.ToolCalls.Count) != 44 || v(r.Stops.Total) != 30 || r.Stops.PermissionRules.ByClass["git_history"] != 2 {
+		t.Errorf("copies counted twice: %v", stopCounts(r))
 	}
 }
 
@@ -173,14 +192,14 @@ func TestOversizedLine(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString(`{"type":"user","message":{"content":"`)
-	b.WriteString(strings.Repeat("x", MaxLine+10))
+	b.WriteString(strings.Repeat("x", transcript.MaxLine+10))
 	b.WriteString("\"}}\n")
 	b.WriteString(`{"type":"assistant","timestamp":"2026-11-01T00:00:00Z","message":{"content":[{"type":"tool_use","id":"toolu_after","name":"Bash","input":{"command":"ls"}}]}}` + "\n")
 	if err := os.WriteFile(filepath.Join(dir, "big.jsonl"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r, _ := run(t, Options{TranscriptDirs: []string{dir}})
-	if r.Sources.OversizedLines != 1 || r.Sources.UnreadableLines != 1 || r.ToolCalls.Count != 1 {
+	if r.Sources.OversizedLines != 1 || r.Sources.UnreadableLines != 1 || v(r.ToolCalls.Count) != 1 {
 		t.Errorf("sources %+v calls %d", r.Sources, r.ToolCalls.Count)
 	}
 }
@@ -204,11 +223,11 @@ func TestCIFile(t *testing.T) {
 	if r.Stops.CI == nil || *r.Stops.CI != (CIStops{Runs: 2, Failed: 1}) || r.Sources.CI != "present" {
 		t.Errorf("ci = %+v", r.Stops.CI)
 	}
-	if r.Stops.Total != 30 {
-		t.Errorf("CI must not be in stops.total: %d", r.Stops.Total)
+	if v(r.Stops.Total) != 30 {
+		t.Errorf("CI must not be in stops.total: %d", v(r.Stops.Total))
 	}
 	os.WriteFile(ci, []byte(`{"time":"2026-11-05T10:00:00Z","gate":"lint","result":"maybe"}`+"\n"), 0o644)
-	if _, err := Run(Options{CI: ci}); err == nil || !strings.Contains(err.Error(), "line 1") {
+	if _, err := Run(Options{CI: ci, TranscriptDirs: []string{formsDir}}); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("bad CI line: err = %v", err)
 	}
 }
@@ -245,29 +264,7 @@ func TestEscRejection(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, _ := run(t, Options{TranscriptDirs: []string{dir}})
-	if r.Stops.User.Total != 1 || r.Stops.Total != 1 || r.ToolCalls.Count != 2 {
-		t.Errorf("user %d total %d calls %d, want 1 1 2", r.Stops.User.Total, r.Stops.Total, r.ToolCalls.Count)
-	}
-}
-
-// A file that cannot be opened is counted and skipped; the others count.
-func TestUnreadableFileIsSkipped(t *testing.T) {
-	dir := t.TempDir()
-	good := filepath.Join(dir, "good.jsonl")
-	line := `{"type":"assistant","timestamp":"2026-11-01T00:00:00Z","message":{"content":[{"type":"tool_use","id":"toolu_good","name":"Bash","input":{"command":"ls"}}]}}` + "\n"
-	if err := os.WriteFile(good, []byte(line), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	o := Options{}
-	r := &Report{}
-	s := newScanner(&o, r)
-	if err := s.scanFiles([]string{filepath.Join(dir, "gone.jsonl"), good}); err != nil {
-		t.Fatalf("scanFiles: %v", err)
-	}
-	if r.Sources.UnreadableFiles != 1 {
-		t.Errorf("unreadable_files = %d, want 1", r.Sources.UnreadableFiles)
-	}
-	if len(s.calls) != 1 {
-		t.Errorf("calls seen = %d, want 1 (the readable file still counts)", len(s.calls))
+	if v(r.Stops.User.Total) != 1 || v(r.Stops.Total) != 1 || v(r.ToolCalls.Count) != 2 {
+		t.Errorf("%v, want user 1 total 1 calls 2", stopCounts(r))
 	}
 }

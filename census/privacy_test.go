@@ -108,6 +108,27 @@ func TestPrivacy(t *testing.T) {
 	lines = append(lines, call("Bash", bash(cmd), "The user doesn't want to proceed with this tool use. The tool use was rejected "+c.next(), "")...)
 	lines = append(lines, call("Bash", bash("vim "+c.next()), c.next()+" a hook's own reason", "permission-rule")...)
 	lines = append(lines, call("mcp__"+c.next()+"__"+c.next(), map[string]any{"q": c.next()}, "Permission to use Bash has been denied. "+c.next(), "")...)
+	// 2.1.328 records: the structured permissionDecision (with canaries in
+	// fields the census must not keep) and a JSON deny's hook-error prefix.
+	structured := func(tool, cmd, result, kind string, pd map[string]any) []string {
+		id := "toolu_" + c.next()
+		use := rec(map[string]any{"type": "assistant", "message": map[string]any{"role": "assistant", "content": []any{
+			map[string]any{"type": "tool_use", "id": id, "name": tool, "input": bash(cmd)}}}})
+		m := map[string]any{"type": "user", "entrypoint": "sdk-cli", "permissionDecision": pd, "message": map[string]any{"role": "user", "content": []any{
+			map[string]any{"type": "tool_result", "tool_use_id": id, "content": result, "is_error": kind != ""}}}}
+		if kind != "" {
+			m["toolDenialKind"] = kind
+		}
+		return []string{use, rec(m)}
+	}
+	lines = append(lines, structured("Bash", "git push --force "+c.next(), "PreToolUse:Bash hook error: sentinel[GIT-PUSH-FORCE]: "+c.next(), "permission-rule",
+		map[string]any{"decision": "reject", "source": "hook", "reasonType": "hook", "reasonCode": "hook:PreToolUse", "hookName": c.next()})...)
+	lines = append(lines, structured("Bash", "rm -rf ~/"+c.next(), "sentinel[RM-HOME]: "+c.next(), "user-rejected",
+		map[string]any{"decision": "reject", "source": "config", "reasonCode": "hook:PreToolUse", "reason": c.next()})...)
+	lines = append(lines, structured("Bash", "npm publish "+c.next(), c.next(), "",
+		map[string]any{"decision": "accept", "source": "user_temporary", "grantScope": "once", "reasonCode": "hook:PreToolUse", "rule": c.next()})...)
+	lines = append(lines, structured("Bash", "curl "+c.next()+".example", "Permission to use Bash with command curl has been denied. "+c.next(), "permission-rule",
+		map[string]any{"decision": "reject", "source": "config", "reasonType": "subcommandResults", "reasonCode": "rule:userSettings", "ruleSource": c.next()})...)
 	write(filepath.Join(proj, sess+".jsonl"), lines)
 
 	sub := call("Write", map[string]any{"file_path": "/home/u/" + c.next(), "content": c.next()},
@@ -115,14 +136,19 @@ func TestPrivacy(t *testing.T) {
 	write(filepath.Join(proj, sess, "subagents", "agent-"+c.next()+".jsonl"), sub)
 
 	r, js := run(t, Options{TranscriptDirs: []string{filepath.Join(root, "projects")}})
-	if r.Stops.Total < 30 || r.Stops.PermissionRules.Total != 20 {
-		t.Fatalf("the privacy corpus was not counted as built: total %d rules %d", r.Stops.Total, r.Stops.PermissionRules.Total)
+	if v(r.Stops.Total) < 30 || v(r.Stops.PermissionRules.Total) != 21 {
+		t.Fatalf("the privacy corpus was not counted as built: total %d rules %d", v(r.Stops.Total), v(r.Stops.PermissionRules.Total))
 	}
 	var page bytes.Buffer
 	if err := r.WriteHTML(&page); err != nil {
 		t.Fatal(err)
 	}
+	if r.HumanAtPrompt.Approved == nil || *r.HumanAtPrompt.Approved != 1 || v(r.Stops.UnconfirmedMarker.Total) < 4 {
+		t.Fatalf("the structured records were not counted as built: %+v %v", r.HumanAtPrompt, stopCounts(r))
+	}
 	for name, out := range map[string]string{"stops.json": string(js), "page.html": page.String()} {
+		// The schema's own address is fixed text, not the transcripts'.
+		out = strings.ReplaceAll(out, SchemaURL, "")
 		for _, cn := range c.seen {
 			if strings.Contains(out, cn) {
 				t.Errorf("%s holds canary %s", name, cn)

@@ -1,21 +1,31 @@
 package census
 
+import "github.com/sentinel-guard/sentinel/outcome"
+
 // SchemaVersion is the version of the stops.json shape. Keys are stable:
 // the protocol reads them for its predictions. Add keys, never rename.
-const SchemaVersion = "1"
+// Version 2: counts read from transcripts may be null (nothing read), and
+// the sentinel's column counts only stops its register confirms.
+const SchemaVersion = "2"
 
 // Report is stops.json. A nil pointer is printed as null: not measured,
 // never 0.
 type Report struct {
+	Schema          string            `json:"$schema"`
 	SchemaVersion   string            `json:"schema_version"`
+	Title           string            `json:"title"`
 	GeneratedAt     string            `json:"generated_at"`
 	Generator       string            `json:"generator"`
 	Window          Window            `json:"window"`
+	Period          Period            `json:"period"`
+	Verify          Verify            `json:"verify"`
 	Sources         Sources           `json:"sources"`
 	ToolCalls       ToolCalls         `json:"tool_calls"`
 	Stops           Stops             `json:"stops"`
+	HumanAtPrompt   HumanAtPrompt     `json:"human_at_prompt"`
 	Register        *RegisterCounts   `json:"register"`
 	Outcomes        Outcomes          `json:"outcomes"`
+	Series          *Series           `json:"series"`
 	Rates           map[string]Rate   `json:"rates"`
 	NotMeasured     []NotMeasured     `json:"not_measured"`
 	AssuranceLimits []AssuranceLimit  `json:"assurance_limits"`
@@ -26,6 +36,32 @@ type Report struct {
 type Window struct {
 	Since *string `json:"since"`
 	Until *string `json:"until"`
+}
+
+// Period is the stretch of days the numbers cover, as dates (UTC): the
+// window where it is set, else the first and last dated record counted.
+type Period struct {
+	From  *string `json:"from"`
+	To    *string `json:"to"` // inclusive
+	Basis string  `json:"basis"`
+}
+
+// Verify says how a reader checks this file: the operator's key and the
+// register's latest seal in Rekor (null when not known). A stops.json
+// sealed with `census --seal` is named by its own sha256 in a statement
+// signed with that key.
+type Verify struct {
+	KeyFingerprint *string  `json:"key_fingerprint"`
+	RegisterSeal   *SealRef `json:"register_seal"`
+	How            string   `json:"how"`
+}
+
+// SealRef is one seal of the register in a Rekor log.
+type SealRef struct {
+	UUID     string `json:"uuid"`
+	RekorURL string `json:"rekor_url"`
+	Seq      int64  `json:"seq"`       // the last entry the seal covers
+	SealedAt string `json:"sealed_at"` // RFC 3339
 }
 
 // Sources says what was read.
@@ -43,52 +79,63 @@ type Sources struct {
 	OrphanResults      int64  `json:"orphan_results"`
 	Aborts             int64  `json:"aborts"`
 	UnknownDenialKinds int64  `json:"unknown_denial_kinds"`
-	Register           string `json:"register"` // "present" or "absent"
-	CI                 string `json:"ci"`       // "present" or "absent"
+	SkippedLinks       int64  `json:"skipped_links"`
+	SkippedSpecial     int64  `json:"skipped_special_files"`
+	StructuredResults  int64  `json:"structured_results"`
+	Transcripts        string `json:"transcripts"` // "read" or "none"
+	Register           string `json:"register"`    // "present" or "absent"
+	CI                 string `json:"ci"`          // "present" or "absent"
 }
 
 // ToolCalls counts distinct tool_use ids: an upper bound on the calls that
-// were attempted (a call whose result was lost still counts).
+// were attempted (a call whose result was lost still counts). Null when no
+// transcript was read.
 type ToolCalls struct {
-	Count int64  `json:"count"`
+	Count *int64 `json:"count"`
 	Bound string `json:"bound"` // "upper"
 }
 
-// Stops counts the stops by who stopped the call.
+// Stops counts the stops by who stopped the call. Every count read from
+// transcripts is null when no transcript was read.
 type Stops struct {
-	Total           int64           `json:"total"`
-	Classifier      ClassifierStops `json:"classifier"`
-	PermissionRules RuleStops       `json:"permission_rules"`
-	NoHumanMode     Count           `json:"no_human_mode"`
-	Sentinel        SentinelStops   `json:"sentinel"`
-	OtherHooks      Count           `json:"other_hooks"`
-	User            Count           `json:"user"`
-	CI              *CIStops        `json:"ci"`
-	Human           NullCell        `json:"human"`
+	Total             *int64          `json:"total"`
+	Classifier        ClassifierStops `json:"classifier"`
+	PermissionRules   RuleStops       `json:"permission_rules"`
+	NoHumanMode       Count           `json:"no_human_mode"`
+	Sentinel          SentinelStops   `json:"sentinel"`
+	UnconfirmedMarker Count           `json:"unconfirmed_marker"`
+	OtherHooks        Count           `json:"other_hooks"`
+	User              Count           `json:"user"`
+	CI                *CIStops        `json:"ci"`
+	Human             NullCell        `json:"human"`
 }
 
 // Count is a plain total.
 type Count struct {
-	Total int64 `json:"total"`
+	Total *int64 `json:"total"`
 }
 
 // ClassifierStops are the auto-mode classifier's stops.
 type ClassifierStops struct {
-	Total      int64            `json:"total"`
+	Total      *int64           `json:"total"`
 	ByKind     map[string]int64 `json:"by_kind"`
 	ByCategory map[string]int64 `json:"by_category"`
 }
 
 // RuleStops are the operator's permission-rule stops by class of call.
 type RuleStops struct {
-	Total   int64            `json:"total"`
+	Total   *int64           `json:"total"`
 	ByClass map[string]int64 `json:"by_class"`
 }
 
-// SentinelStops are the sentinel's stops seen in transcripts (by marker),
-// cross-checked against the register by tool_use_id (null without one).
+// SentinelStops are the hook stops the sentinel's register confirms (an
+// ask or deny entry with the same tool_use_id and session); null without a
+// register. UnansweredAsks are the part that were asks the harness rejected
+// because nobody could answer. RegisterMatched repeats Total and
+// RegisterUnmatched the marker stops without an entry (schema 1 names).
 type SentinelStops struct {
-	Total             int64  `json:"total"`
+	Total             *int64 `json:"total"`
+	UnansweredAsks    *int64 `json:"unanswered_asks"`
 	RegisterMatched   *int64 `json:"register_matched"`
 	RegisterUnmatched *int64 `json:"register_unmatched"`
 }
@@ -104,6 +151,15 @@ type CIStops struct {
 type NullCell struct {
 	Value  *int64 `json:"value"`
 	Reason string `json:"reason"`
+}
+
+// HumanAtPrompt is the human's answers at the permission prompt, from the
+// harness's own records: declined (the same calls as stops.user) and
+// approved (only Claude Code 2.1.328 and later record approvals).
+type HumanAtPrompt struct {
+	Approved *int64 `json:"approved"`
+	Declined *int64 `json:"declined"`
+	Note     string `json:"note"`
 }
 
 // RegisterCounts are read from the operator's register.
@@ -154,7 +210,7 @@ type SelfConcordance struct {
 }
 
 // Outcomes are what happened after the sentinel's asks and denies
-// (issue 7). Every cell is null until an outcome join measures it.
+// (outcome.Cells: the same cells `sentinel outcomes` prints).
 type Outcomes struct {
 	Source *string `json:"source"` // null when not measured
 	Asks   AskOut  `json:"asks"`
@@ -162,18 +218,50 @@ type Outcomes struct {
 	Note   string  `json:"note"`
 }
 
-// AskOut: asks presented to a human and what the human did.
+// AskOut: the sentinel's asks and what became of them.
 type AskOut struct {
-	Presented *int64 `json:"presented"`
-	Approved  *int64 `json:"approved"`
-	Declined  *int64 `json:"declined"`
-	Unknown   *int64 `json:"unknown"`
+	Total      *int64 `json:"total"`
+	Presented  *int64 `json:"presented"`
+	Approved   *int64 `json:"approved"`
+	Declined   *int64 `json:"declined"`
+	Unanswered *int64 `json:"unanswered"`
+	Unknown    *int64 `json:"unknown"`
 }
 
 // DenyOut: denies that held, and denies the agent got around.
 type DenyOut struct {
 	Held     *int64 `json:"held"`
 	Breached *int64 `json:"breached"`
+}
+
+func outcomesFrom(c outcome.Cells) (AskOut, DenyOut) {
+	a := c.Asks
+	return AskOut{Total: a.Total, Presented: a.Presented, Approved: a.Approved, Declined: a.Declined,
+		Unanswered: a.Unanswered, Unknown: a.Unknown}, DenyOut{Held: c.Denies.Held, Breached: c.Denies.Breached}
+}
+
+// Series is stops over time: one point per day, or per ISO week (Monday)
+// when the period is longer than SeriesDailyMax days.
+type Series struct {
+	Bucket  string  `json:"bucket"` // "day" or "week"
+	Points  []Point `json:"points"`
+	Undated int64   `json:"undated"` // calls and stops without a readable timestamp, in no point
+}
+
+// Point is one day or week. Transcript counts are null when no transcript
+// was read, the sentinel's and flags when no register was.
+type Point struct {
+	Start             string `json:"start"` // YYYY-MM-DD
+	ToolCalls         *int64 `json:"tool_calls"`
+	Stops             *int64 `json:"stops"`
+	Classifier        *int64 `json:"classifier"`
+	PermissionRules   *int64 `json:"permission_rules"`
+	NoHumanMode       *int64 `json:"no_human_mode"`
+	Sentinel          *int64 `json:"sentinel"`
+	UnconfirmedMarker *int64 `json:"unconfirmed_marker"`
+	OtherHooks        *int64 `json:"other_hooks"`
+	User              *int64 `json:"user"`
+	Flags             *int64 `json:"flags"` // the register's asks and denies
 }
 
 // Rate is a ratio printed with what bounds it.

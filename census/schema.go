@@ -14,7 +14,8 @@ import (
 //go:embed schema/stops.schema.json
 var SchemaJSON []byte
 
-const schemaURL = "https://github.com/sentinel-guard/sentinel/census/schema/stops.schema.json"
+// SchemaURL is the schema's $id, which stops.json names in its "$schema".
+const SchemaURL = "https://github.com/sentinel-guard/sentinel/census/schema/stops.schema.json"
 
 var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(SchemaJSON))
@@ -23,10 +24,10 @@ var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
-	if err := c.AddResource(schemaURL, doc); err != nil {
+	if err := c.AddResource(SchemaURL, doc); err != nil {
 		return nil, err
 	}
-	return c.Compile(schemaURL)
+	return c.Compile(SchemaURL)
 })
 
 // Validate checks a stops.json document against the schema.

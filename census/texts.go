@@ -5,6 +5,12 @@ package census
 const (
 	reasonHuman = "Oversight that steers the agent in conversation, before any tool call, leaves no record in transcripts or the register; only prompt rejections are counted (stops.user)."
 
+	reasonNoTranscripts = "No transcript was read: nothing here can say how many tool calls there were or who stopped them, so these cells are null, not 0."
+
+	reasonNoApprovals = "No transcript held the harness's permissionDecision records (Claude Code before 2.1.328 writes none): approvals at the prompt leave no trace there."
+
+	noteHumanAtPrompt = "The human's answers at the permission prompt, from the harness's own records: declined are the prompt rejections (stops.user); approved are permissionDecision accepts with a user source (a person said yes). Asks rejected because nobody could answer (headless) are neither."
+
 	noteOutcomes = "What happened after the sentinel's asks and denies in the window, joined by tool_use_id: approved and breached need the register's outcome entries (PostToolUse), declined the user's rejections in the transcripts; a cell without its evidence is null."
 
 	defSelfConcordance = "true / (true + false) over the operator's own grades of the sentinel's flags in the window, unclear excluded; the operator agreeing with the tool they run, not precision."
@@ -15,10 +21,14 @@ var definitions = map[string]string{
 	"stops.total":                  "Calls stopped in the window by the classifier, permission rules, no-human modes, the sentinel, other hooks and the user. CI gates are counted apart.",
 	"stops.classifier":             "toolDenialKind automode-*, or the classifier's fixed texts in older files. by_category passes only allow-listed bracketed reasons; others are 'other'.",
 	"stops.permission_rules":       "The operator's deny rules, by the class of the denied call (analysed in memory, only the class kept).",
-	"stops.no_human_mode":          "Calls denied because no human could answer a prompt (don't ask mode, no prompts in the session).",
-	"stops.sentinel":               "Results starting with the sentinel's fixed marker, cross-checked against the register by tool_use_id.",
-	"stops.other_hooks":            "PreToolUse hooks other than the sentinel (hook errors, denials without reason, and permission-rule denials with a text no rule writes).",
-	"stops.user":                   "The user rejecting the permission prompt (or Esc), in main sessions and subagents.",
+	"stops.no_human_mode":          "Calls the harness rejected because nobody could answer: dontAsk and plan modes, and calls needing approval where no prompt can be shown (-p, headless). Read from permissionDecision where present; a user-rejected in an sdk-cli session is never counted as the human.",
+	"stops.sentinel":               "Hook stops (a hook's deny, or its ask the harness rejected with nobody to answer) that the sentinel's register confirms: an ask or deny entry with the same tool_use_id (and session). unanswered_asks are the asks among them. Null without a register.",
+	"stops.unconfirmed_marker":     "Hook stops whose reason carries the sentinel's marker but that no register entry confirms: another hook, or another machine's sentinel, printed it.",
+	"stops.other_hooks":            "PreToolUse hook stops that neither carry the sentinel's marker nor have a register entry.",
+	"human_at_prompt":              noteHumanAtPrompt,
+	"series":                       "Stops over time by the day (or ISO week, for periods over 92 days) of each record's own timestamp; undated records are in no point.",
+	"period":                       "The days the numbers cover: the window where one is set, else the first and last dated record counted.",
+	"stops.user":                   "The human rejecting the permission prompt (or Esc), in main sessions and subagents: toolDenialKind user-rejected without a permissionDecision that says otherwise.",
 	"stops.ci":                     "CI gate runs from the --ci file; they act after the push and are not in stops.total.",
 	"register.self_concordance":    defSelfConcordance,
 	"rates.*":                      "Stops per 100 tool calls: a lower bound, since the call count is an upper bound and some stops are not recognised.",
@@ -41,6 +51,9 @@ var limitsAlways = []AssuranceLimit{
 	{"text_recognition",
 		"Files older than toolDenialKind are read by fixed denial texts; a hook's own reason in such files looks like a tool error and is not counted, and texts of versions this build does not know are missed.",
 		"Dateien ohne toolDenialKind werden über feste Ablehnungstexte gelesen; der eigene Grund eines Hooks sieht dort wie ein Werkzeugfehler aus und wird nicht gezählt, unbekannte Texte neuer Versionen fehlen."},
+	{"marker_needs_register",
+		"The sentinel's marker is fixed text that any hook can print: a stop counts as the sentinel's only when the operator's register holds its ask or deny for the same call; the rest are counted apart as unconfirmed.",
+		"Die Kennung des Sentinels ist fester Text, den jeder Hook ausgeben kann: ein Stopp zählt nur dann für den Sentinel, wenn das Register des Betreibers dessen Rückfrage oder Ablehnung für denselben Aufruf enthält; der Rest wird getrennt als unbestätigt gezählt."},
 	{"mcp_not_matched",
 		"Results of MCP tools are never matched as text, because the tool writes them; an MCP call stopped without toolDenialKind is not counted.",
 		"Ergebnisse von MCP-Werkzeugen werden nie als Text abgeglichen, weil das Werkzeug sie selbst schreibt; ohne toolDenialKind wird ein solcher Stopp nicht gezählt."},
@@ -59,31 +72,54 @@ var limitsAlways = []AssuranceLimit{
 }
 
 // finish fills rates, not_measured, assurance limits and definitions.
-func finish(r *Report) {
+func finish(r *Report, o *Options) {
 	st := &r.Stops
 	r.Rates = map[string]Rate{}
-	per100 := func(n int64) Rate {
+	per100 := func(n ...*int64) Rate {
 		rt := Rate{Bound: "lower", Basis: "per 100 tool calls (upper bound)"}
-		if r.ToolCalls.Count > 0 {
-			v := round4(100 * float64(n) / float64(r.ToolCalls.Count))
-			rt.Value = &v
+		calls := r.ToolCalls.Count
+		if calls == nil || *calls == 0 {
+			return rt
 		}
+		var sum int64
+		for _, x := range n {
+			if x == nil {
+				return rt
+			}
+			sum += *x
+		}
+		v := round4(100 * float64(sum) / float64(*calls))
+		rt.Value = &v
 		return rt
 	}
 	r.Rates["stops_per_100_tool_calls"] = per100(st.Total)
 	// The harness's own stops (classifier, rules, no-human modes): the
 	// protocol's predictions read this key.
-	r.Rates["harness_stops_per_100_tool_calls"] = per100(st.Classifier.Total + st.PermissionRules.Total + st.NoHumanMode.Total)
+	r.Rates["harness_stops_per_100_tool_calls"] = per100(st.Classifier.Total, st.PermissionRules.Total, st.NoHumanMode.Total)
 	r.Rates["classifier_per_100_tool_calls"] = per100(st.Classifier.Total)
 	r.Rates["permission_rules_per_100_tool_calls"] = per100(st.PermissionRules.Total)
 	r.Rates["no_human_mode_per_100_tool_calls"] = per100(st.NoHumanMode.Total)
 	r.Rates["sentinel_per_100_tool_calls"] = per100(st.Sentinel.Total)
+	r.Rates["unconfirmed_marker_per_100_tool_calls"] = per100(st.UnconfirmedMarker.Total)
 	r.Rates["other_hooks_per_100_tool_calls"] = per100(st.OtherHooks.Total)
 	r.Rates["user_per_100_tool_calls"] = per100(st.User.Total)
 
 	nm := []NotMeasured{{"stops.human", reasonHuman}}
-	if r.ToolCalls.Count == 0 {
-		nm = append(nm, NotMeasured{"rates", "No tool calls in the window: no rate can be given."})
+	if r.Sources.Transcripts != "read" {
+		why := o.NoTranscripts
+		if why == "" {
+			why = reasonNoTranscripts
+		}
+		for _, k := range transcriptCells {
+			nm = append(nm, NotMeasured{k, why})
+		}
+	} else {
+		if r.ToolCalls.Count != nil && *r.ToolCalls.Count == 0 {
+			nm = append(nm, NotMeasured{"rates", "No tool calls in the window: no rate can be given."})
+		}
+		if r.HumanAtPrompt.Approved == nil {
+			nm = append(nm, NotMeasured{"human_at_prompt.approved", reasonNoApprovals})
+		}
 	}
 	if st.CI == nil {
 		nm = append(nm, NotMeasured{"stops.ci", "No CI file was given (--ci): CI gates are not measured."})
@@ -91,22 +127,20 @@ func finish(r *Report) {
 	if r.Register == nil {
 		nm = append(nm,
 			NotMeasured{"register", "No register was found: the sentinel's own decisions, grades and the cross-check are not measured."},
-			NotMeasured{"stops.sentinel.register_matched", "No register to cross-check the sentinel's stops against."})
+			NotMeasured{"stops.sentinel", "No register to confirm the sentinel's stops: a marker alone can be printed by anyone, so marker stops are counted in stops.unconfirmed_marker."},
+			NotMeasured{"outcomes", noteOutcomes})
 	} else if r.Register.SelfConcordance.Value == nil {
 		nm = append(nm, NotMeasured{"register.self_concordance", "No true or false grades of flags in the window."})
-	}
-	switch o := &r.Outcomes; {
-	case o.Source == nil:
-		nm = append(nm, NotMeasured{"outcomes", noteOutcomes})
-	case o.Denies.Held == nil:
-		nm = append(nm, NotMeasured{"outcomes.denies", "The register holds no outcome entries (the PostToolUse path is not installed): whether a call ran cannot be seen, so approved, unknown, held and breached are null."})
-	case o.Asks.Declined == nil:
-		nm = append(nm, NotMeasured{"outcomes.asks.declined", "No transcripts were read: the user's rejections of asks cannot be seen."})
 	}
 	r.NotMeasured = nm
 	r.AssuranceLimits = append([]AssuranceLimit(nil), limitsAlways...)
 	r.Definitions = definitions
 }
+
+// transcriptCells are null when no transcript was read.
+var transcriptCells = []string{"tool_calls.count", "stops.total", "stops.classifier", "stops.permission_rules",
+	"stops.no_human_mode", "stops.sentinel", "stops.unconfirmed_marker", "stops.other_hooks", "stops.user",
+	"human_at_prompt", "rates"}
 
 func round4(v float64) float64 {
 	return float64(int64(v*10000+0.5)) / 10000

@@ -1,40 +1,53 @@
 // Package outcome joins every PreToolUse decision in the register to what
 // happened afterwards: whether the call ran (an outcome entry written by the
-// PostToolUse path with the same tool_use_id) or the user rejected it (the
-// transcript's rejection record for that tool_use_id).
+// PostToolUse or PostToolUseFailure path with the same tool_use_id), and
+// what the harness recorded in the transcript (the human's approval or
+// rejection at the prompt, or the rejection of an ask nobody could answer).
 //
-// An ask is approved, declined or unknown; a deny held or breached (it ran
-// anyway); an allow ran or not_run. A breach is a finding: the harness did
-// not obey the guard. It never breaks the chain.
+// An ask is approved, declined, unanswered or unknown; a deny held or
+// breached (it ran anyway, whether or not it then failed); an allow ran or
+// not_run. A breach is a finding: the harness did not obey the guard. It
+// never breaks the chain.
 package outcome
 
 // Statuses.
 const (
-	Approved = "approved" // ask, and the call ran
-	Declined = "declined" // ask, and the transcript shows the user's rejection
-	Unknown  = "unknown"  // ask, and no evidence either way
-	Held     = "held"     // deny, and the call did not run
-	Breached = "breached" // deny, and the call ran anyway
-	Ran      = "ran"      // allow, and the call ran
-	NotRun   = "not_run"  // allow, and no outcome (refused later, interrupted, or no PostToolUse hook)
+	Approved   = "approved"   // ask, and the call ran or the harness recorded the human's approval
+	Declined   = "declined"   // ask, and the harness recorded the human's rejection at the prompt
+	Unanswered = "unanswered" // ask, and the harness rejected it because nobody could answer (headless)
+	Unknown    = "unknown"    // ask, and no evidence either way
+	Held       = "held"       // deny, and the call did not run
+	Breached   = "breached"   // deny, and the call ran anyway
+	Ran        = "ran"        // allow, and the call ran (ran and failed is ran)
+	NotRun     = "not_run"    // allow, and no outcome (refused later, interrupted, or no PostToolUse hook)
+)
+
+// Answers the transcripts give for a tool_use id.
+const (
+	AnswerNone       = ""
+	AnswerApproved   = Approved
+	AnswerDeclined   = Declined
+	AnswerUnanswered = Unanswered
 )
 
 // Classify names the outcome of one decision. hasID is false when the
 // decision carries no tool_use_id (nothing can be joined); ran is true when
-// an outcome entry with its tool_use_id exists; declined when a transcript
-// shows the user's rejection. reason explains unknown and not_run.
-func Classify(decision string, hasID, ran, declined bool) (status, reason string) {
+// an outcome entry with its tool_use_id exists; answer is what the
+// transcripts recorded for it (Answer*). reason explains unknown and not_run.
+func Classify(decision string, hasID, ran bool, answer string) (status, reason string) {
 	switch decision {
 	case "ask":
 		switch {
 		case !hasID:
 			return Unknown, "the decision has no tool_use_id to join on"
-		case ran:
+		case ran, answer == AnswerApproved:
 			return Approved, ""
-		case declined:
+		case answer == AnswerDeclined:
 			return Declined, ""
+		case answer == AnswerUnanswered:
+			return Unanswered, "nobody could answer (headless): the harness rejected the ask"
 		}
-		return Unknown, "no outcome entry and no rejection in the transcripts read"
+		return Unknown, "no outcome entry and no answer in the transcripts read"
 	case "deny":
 		if !hasID {
 			return Held, "the decision has no tool_use_id: a breach could not be seen"
@@ -50,7 +63,7 @@ func Classify(decision string, hasID, ran, declined bool) (status, reason string
 		if !hasID {
 			return NotRun, "the decision has no tool_use_id to join on"
 		}
-		return NotRun, "no outcome entry (the call was refused later, interrupted, or the PostToolUse hook is not installed)"
+		return NotRun, "no outcome entry (the call was refused later, interrupted, or the PostToolUse hooks are not installed)"
 	}
 	return "", ""
 }

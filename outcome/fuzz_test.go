@@ -2,25 +2,32 @@ package outcome
 
 import (
 	"os"
-	"strings"
+	"path/filepath"
 	"testing"
 )
 
-// FuzzScan: transcripts hold text the agent and its tools wrote; reading
-// them must never panic or keep an empty id.
-func FuzzScan(f *testing.F) {
-	seed, _ := os.ReadFile("testdata/rejections.jsonl")
-	f.Add(string(seed))
-	f.Add(`{"type":"user","toolDenialKind":"user-rejected","message":{"content":[{"type":"tool_result","tool_use_id":"x"}]}}`)
-	f.Add("{\"type\":\"user\",\"message\":{\"content\":\"tool_result reject\"}}\n\n\r\n")
-	f.Fuzz(func(t *testing.T, s string) {
-		rj := &Rejections{IDs: map[string]bool{}}
-		if err := rj.scan(strings.NewReader(s)); err != nil {
+// FuzzAnswers: transcripts hold text the agent and its tools wrote; reading
+// them through the shared reader must never panic, and an answer is only
+// ever one of the three.
+func FuzzAnswers(f *testing.F) {
+	for _, p := range []string{"testdata/rejections.jsonl", "testdata/structured.jsonl"} {
+		seed, _ := os.ReadFile(p)
+		f.Add(seed)
+	}
+	f.Add([]byte(`{"type":"user","toolDenialKind":"user-rejected","message":{"content":[{"type":"tool_result","tool_use_id":"x"}]}}`))
+	f.Add([]byte("{\"type\":\"user\",\"message\":{\"content\":\"tool_result reject\"}}\n\n\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "f.jsonl"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for id := range rj.IDs {
-			if id == "" {
-				t.Fatal("an empty tool_use_id was kept")
+		a, _, err := ReadAnswers([]string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range a.ids {
+			if v != AnswerApproved && v != AnswerDeclined && v != AnswerUnanswered {
+				t.Fatalf("answer %q", v)
 			}
 		}
 	})

@@ -4,6 +4,14 @@ import (
 	"time"
 
 	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/transcript"
+)
+
+// Outcome labels: PostToolUse records "ran", PostToolUseFailure "failed"
+// (the call ran and failed). Both mean the call ran.
+const (
+	LabelRan    = "ran"
+	LabelFailed = "failed"
 )
 
 // Result is one decision joined to what happened.
@@ -19,16 +27,20 @@ type Result struct {
 	Reason    string    `json:"reason,omitempty"`
 	// OutcomeSeq is the outcome entry that shows the call ran (0: none).
 	OutcomeSeq int64 `json:"outcome_seq,omitempty"`
+	// Failed: the call ran and failed (PostToolUseFailure).
+	Failed bool `json:"failed,omitempty"`
 }
 
-// Summary counts the join, for `sentinel outcomes` and the census.
+// Summary counts the join. Its cells are read through Cells, which says
+// null where the evidence is missing; the counts here are raw.
 type Summary struct {
 	Decisions int `json:"decisions"`
 	Asks      struct {
-		Presented int `json:"presented"`
-		Approved  int `json:"approved"`
-		Declined  int `json:"declined"`
-		Unknown   int `json:"unknown"`
+		Presented  int `json:"presented"` // approved + declined + unknown: asks a human could see
+		Approved   int `json:"approved"`
+		Declined   int `json:"declined"`
+		Unanswered int `json:"unanswered"` // rejected with nobody to answer; not presented
+		Unknown    int `json:"unknown"`
 	} `json:"asks"`
 	Denies struct {
 		Held     int `json:"held"`
@@ -38,14 +50,18 @@ type Summary struct {
 		Ran    int `json:"ran"`
 		NotRun int `json:"not_run"`
 	} `json:"allows"`
-	// OutcomeEntries counts PostToolUse entries; Orphans those whose
-	// tool_use_id matches no decision (the hook was added mid-session, or
-	// the decision went to the journal and is not merged yet).
+	// OutcomeEntries counts PostToolUse and PostToolUseFailure entries
+	// (FailedEntries the latter); Orphans those whose tool_use_id matches
+	// no decision (the hook was added mid-session, or the decision went to
+	// the journal and is not merged yet).
 	OutcomeEntries int `json:"outcome_entries"`
+	FailedEntries  int `json:"failed_entries"`
 	Orphans        int `json:"orphan_outcomes"`
-	// TranscriptsRead is the number of transcript files searched for
-	// rejections; 0 means declined could not be seen at all.
-	TranscriptsRead int `json:"transcripts_read"`
+	// TranscriptsRead is the number of transcript files read; 0 means the
+	// answers at the prompt could not be seen at all. Structured counts
+	// results with the harness's permissionDecision record.
+	TranscriptsRead int   `json:"transcripts_read"`
+	Structured      int64 `json:"structured_results"`
 }
 
 // Breach is a deny the harness did not obey: the call ran anyway.
@@ -58,61 +74,146 @@ type Breach struct {
 	OutcomeSeq int64     `json:"outcome_seq"`
 }
 
-// Join streams the register (each, in sequence order) and joins every
-// decision to its outcome. rejections may be nil (no transcripts read).
-func Join(each func(func(register.Entry) error) error, rejections *Rejections) ([]Result, *Summary, error) {
+// Options say which decisions the join keeps.
+type Options struct {
+	// All keeps allows as Results too; otherwise only asks and denies are
+	// kept (allows are still counted, by a 16-byte key each).
+	All bool
+	// Since (inclusive) and Until (exclusive) bound the decisions joined
+	// by their time; outcome entries are read whatever their time.
+	Since, Until time.Time
+	// NoResults keeps no Result at all (the census needs only the counts):
+	// memory then grows with the flags and allows, by a key each.
+	NoResults bool
+}
+
+// joined is a decision waiting for its outcome.
+type joined struct {
+	idx      int // index in results, -1 when not kept
+	decision string
+	outSeq   int64
+	failed   bool
+}
+
+// JoinWith streams the register (each, in sequence order) and joins the
+// decisions o selects to their outcomes; answers may be nil (no
+// transcripts read). Memory holds the kept Results and a small record per
+// decision with a tool_use_id, never whole entries.
+func JoinWith(each func(func(register.Entry) error) error, answers *Answers, o Options) ([]Result, *Summary, error) {
 	var results []Result
-	byID := map[string]int{} // tool_use_id -> index of the latest decision
-	ran := map[string]int64{}
+	byID := map[transcript.Key]*joined{}
+	early := map[transcript.Key]joined{} // outcomes seen before any decision with their id
+	var noID []joined                    // decisions without a tool_use_id
 	sum := &Summary{}
 	err := each(func(e register.Entry) error {
 		switch {
 		case e.Kind == register.KindOutcome:
 			sum.OutcomeEntries++
-			if _, dup := ran[e.ToolUseID]; e.ToolUseID != "" && !dup {
-				ran[e.ToolUseID] = e.Seq
+			failed := e.Label == LabelFailed
+			if failed {
+				sum.FailedEntries++
+			}
+			if e.ToolUseID == "" {
+				sum.Orphans++
+				return nil
+			}
+			k := transcript.KeyOf(e.ToolUseID)
+			if j := byID[k]; j != nil {
+				if j.outSeq == 0 {
+					j.outSeq, j.failed = e.Seq, failed
+				}
+			} else if _, dup := early[k]; !dup {
+				early[k] = joined{outSeq: e.Seq, failed: failed}
 			}
 		case (e.Kind == register.KindDecision || e.Kind == register.KindError) && e.Decision != "":
-			rules := e.Rules
-			if rules == nil {
-				rules = []string{}
+			if !timeIn(e.Time, o.Since, o.Until) {
+				return nil
 			}
-			results = append(results, Result{Seq: e.Seq, Time: e.Time, Tool: e.Tool, ToolUseID: e.ToolUseID,
-				Decision: e.Decision, Attended: e.Attended, Rules: rules})
-			if e.ToolUseID != "" {
-				byID[e.ToolUseID] = len(results) - 1
+			j := &joined{idx: -1, decision: e.Decision}
+			if !o.NoResults && (o.All || e.Decision != "allow") {
+				rules := e.Rules
+				if rules == nil {
+					rules = []string{}
+				}
+				results = append(results, Result{Seq: e.Seq, Time: e.Time, Tool: e.Tool, ToolUseID: e.ToolUseID,
+					Decision: e.Decision, Attended: e.Attended, Rules: append([]string(nil), rules...)})
+				j.idx = len(results) - 1
 			}
+			if e.ToolUseID == "" {
+				noID = append(noID, *j)
+				return nil
+			}
+			k := transcript.KeyOf(e.ToolUseID)
+			if ej, ok := early[k]; ok {
+				j.outSeq, j.failed = ej.outSeq, ej.failed
+				delete(early, k)
+			}
+			if old := byID[k]; old != nil {
+				// The same id decided again (a journal merge): the latest wins,
+				// the earlier one keeps its outcome.
+				sum.add(classifyJoined(old, answers.ofKey(k), results))
+			}
+			byID[k] = j
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	var declined map[string]bool
-	if rejections != nil {
-		declined = rejections.IDs
-		sum.TranscriptsRead = rejections.Files
+	sum.Orphans += len(early)
+	if answers != nil {
+		sum.TranscriptsRead = answers.Files
+		sum.Structured = answers.Structured
 	}
-	for id := range ran {
-		if _, ok := byID[id]; !ok {
-			sum.Orphans++
+	for k, j := range byID {
+		sum.add(classifyJoined(j, answers.ofKey(k), results))
+	}
+	for i := range noID {
+		sum.add(classifyNoID(&noID[i], results))
+	}
+	sum.Decisions = sum.Asks.Presented + sum.Asks.Unanswered + sum.Denies.Held + sum.Denies.Breached + sum.Allows.Ran + sum.Allows.NotRun
+	if answers == nil {
+		for i := range results {
+			if r := &results[i]; r.Status == Unknown && r.ToolUseID != "" {
+				r.Reason = "no outcome entry, and no transcripts were read"
+			}
 		}
 	}
-	for i := range results {
-		r := &results[i]
-		oseq, didRun := ran[r.ToolUseID]
-		hasID := r.ToolUseID != ""
-		r.Status, r.Reason = Classify(r.Decision, hasID, didRun, hasID && declined[r.ToolUseID])
-		if didRun && hasID {
-			r.OutcomeSeq = oseq
-		}
-		if r.Status == Unknown && rejections == nil && hasID {
-			r.Reason = "no outcome entry, and no transcripts were read"
-		}
-		sum.add(r.Status)
-	}
-	sum.Decisions = len(results)
 	return results, sum, nil
+}
+
+// Join keeps every decision (allows included); see JoinWith.
+func Join(each func(func(register.Entry) error) error, answers *Answers) ([]Result, *Summary, error) {
+	return JoinWith(each, answers, Options{All: true})
+}
+
+func (a *Answers) ofKey(k transcript.Key) string {
+	if a == nil {
+		return ""
+	}
+	return a.ids[k]
+}
+
+func classifyJoined(j *joined, answer string, results []Result) string {
+	status, reason := Classify(j.decision, true, j.outSeq != 0, answer)
+	if j.idx >= 0 {
+		r := &results[j.idx]
+		r.Status, r.Reason = status, reason
+		r.OutcomeSeq, r.Failed = j.outSeq, j.failed
+	}
+	return status
+}
+
+func classifyNoID(j *joined, results []Result) string {
+	status, reason := Classify(j.decision, false, false, "")
+	if j.idx >= 0 {
+		results[j.idx].Status, results[j.idx].Reason = status, reason
+	}
+	return status
+}
+
+func timeIn(t, since, until time.Time) bool {
+	return (since.IsZero() || !t.Before(since)) && (until.IsZero() || t.Before(until))
 }
 
 func (s *Summary) add(status string) {
@@ -121,6 +222,8 @@ func (s *Summary) add(status string) {
 		s.Asks.Approved++
 	case Declined:
 		s.Asks.Declined++
+	case Unanswered:
+		s.Asks.Unanswered++
 	case Unknown:
 		s.Asks.Unknown++
 	case Held:
@@ -137,7 +240,7 @@ func (s *Summary) add(status string) {
 
 // BreachesFrom lists the denies that ran anyway.
 func BreachesFrom(each func(func(register.Entry) error) error) ([]Breach, error) {
-	results, _, err := Join(each, nil)
+	results, _, err := JoinWith(each, nil, Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +265,9 @@ func Entries(r *register.Register) func(func(register.Entry) error) error {
 // `sentinel doctor` and `sentinel verify` (a finding, not a broken chain).
 func Breaches(r *register.Register) ([]Breach, error) { return BreachesFrom(Entries(r)) }
 
-// Summarize counts the join for the census; rejections may be nil.
-func Summarize(each func(func(register.Entry) error) error, rejections *Rejections) (*Summary, error) {
-	_, sum, err := Join(each, rejections)
+// Summarize counts the join of the decisions in [since, until) for the
+// census; answers may be nil. No Result is kept.
+func Summarize(each func(func(register.Entry) error) error, answers *Answers, since, until time.Time) (*Summary, error) {
+	_, sum, err := JoinWith(each, answers, Options{Since: since, Until: until, NoResults: true})
 	return sum, err
 }

@@ -230,7 +230,7 @@ func Replay(each func(func(register.Entry) error) error, decide Decider, mustKee
 			d.Gained++
 			rep.ByRule[id] = d
 		}
-		first, _ := outcome.Classify(r.before, r.toolUseID != "", ran[r.toolUseID], false)
+		first, _ := outcome.Classify(r.before, r.toolUseID != "", ran[r.toolUseID], outcome.AnswerNone)
 		rep.Changes = append(rep.Changes, Change{Seq: r.seq, Tool: r.tool, Attended: r.attended,
 			Before: r.before, After: r.after, RulesBefore: nonNil(r.rulesBefore), RulesAfter: nonNil(r.rulesAfter),
 			Grade: g, FirstTime: first})

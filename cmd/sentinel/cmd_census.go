@@ -22,6 +22,7 @@ import (
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/seal"
+	"github.com/sentinel-guard/sentinel/transcript"
 )
 
 // censusArtifactKind names stops.json files in sealed artifact statements.
@@ -33,8 +34,9 @@ func newCensusCmd() *cobra.Command {
 		since, until         string
 		out, page, ci, regAt string
 		noRegister, doSeal   bool
-		asJSON               bool
+		asJSON, showSchema   bool
 		rekorURL, keyFlag    string
+		title                string
 	)
 	cmd := &cobra.Command{
 		Use:   "census",
@@ -66,17 +68,34 @@ own timestamp.
 else seal.toml, else the public-good log); the record is kept beside the
 register's seals, so a published stops.json can be checked.
 
-Exit codes: 0 written, 3 usage, 4 could not read the transcripts, the
-register or the CI file, write the output, or seal it; 5 no register (pass
---no-register to count the transcripts alone) or no signing key for --seal.`,
+Nothing read is null, never 0: without transcripts (the default directory
+missing) every transcript cell is null with its reason and the register is
+still counted; with neither transcripts nor a register (--no-register) there
+is nothing to count and the census exits 4. A stop is this sentinel's only
+when the register holds its ask or deny for that call (the marker alone can
+be printed by any hook: such stops are counted apart, as unconfirmed_marker).
+
+--schema prints the JSON Schema of stops.json (draft 2020-12); stops.json
+names it in "$schema". --title sets the title of the file and the page.
+
+Exit codes: 0 written, 3 usage, 4 nothing to count, or could not read the
+transcripts, the register or the CI file, write the output, or seal it; 5 no
+register (pass --no-register to count the transcripts alone) or no signing
+key for --seal.`,
 		Example: `  sentinel census
   sentinel census --since 2026-11-01 --until 2026-12-01 --out stops.json --html stops.html
   sentinel census --transcripts ~/.claude/projects --transcripts /mnt/old/projects --ci ci.jsonl
   sentinel census --out - --no-register | jq .stops
   sentinel census --seal
-  sentinel census --seal --rekor-url http://127.0.0.1:3000`,
+  sentinel census --seal --rekor-url http://127.0.0.1:3000
+  sentinel census --title "Team agents, November" --since 2026-11-01 --until 2026-12-01 --html stops.html
+  sentinel census --schema > stops.schema.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if showSchema {
+				_, err := cmd.OutOrStdout().Write(census.SchemaJSON)
+				return err
+			}
 			o := census.Options{Generator: "sentinel " + version.Version, RuleClass: judge.ClassOf, CI: ci}
 			var err error
 			if o.Since, err = parseCensusTime("--since", since); err != nil {
@@ -91,11 +110,13 @@ register or the CI file, write the output, or seal it; 5 no register (pass
 			if doSeal && out == "-" {
 				return fail(exitUsage, "--seal needs a file: --out - cannot be sealed")
 			}
+			o.Title = title
 			o.TranscriptDirs = transcripts
 			if len(o.TranscriptDirs) == 0 {
-				def := outcome.DefaultTranscriptDir(paths.Home())
+				def := transcript.DefaultDir(paths.Home())
 				if _, err := os.Stat(def); err != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: no transcripts at %s: counting the register only\n", def)
+					fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: no transcripts at %s: their cells are null\n", def)
+					o.NoTranscripts = "The default transcript directory ($CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects) does not exist on this machine: no tool call or stop was read, so these cells are null, not 0."
 				} else {
 					o.TranscriptDirs = []string{def}
 				}
@@ -116,10 +137,17 @@ register or the CI file, write the output, or seal it; 5 no register (pass
 				default:
 					defer reg.Close()
 					o.Register = outcome.Entries(reg)
+					o.Verify = censusVerify(reg)
 				}
+			}
+			if o.Verify.How == "" {
+				o.Verify.How = censusVerifyHow
 			}
 
 			rep, err := census.Run(o)
+			if errors.Is(err, census.ErrNothingRead) {
+				return fail(exitError, "%v (name a directory with --transcripts, or a register with --register)", err)
+			}
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
@@ -181,8 +209,36 @@ register or the CI file, write the output, or seal it; 5 no register (pass
 	f.StringVar(&rekorURL, "rekor-url", seal.DefaultRekorURL, "the Rekor v1 log for --seal (default from seal.toml, else the public-good log)")
 	f.StringVar(&keyFlag, "key", "", "the signing key for --seal (default: the key made by sentinel keygen)")
 	f.BoolVar(&asJSON, "json", false, "print stops.json to stdout as well")
+	f.BoolVar(&showSchema, "schema", false, "print the JSON Schema (draft 2020-12) of stops.json and exit")
+	f.StringVar(&title, "title", "", "the title of stops.json and its page (default \""+census.DefaultTitle+"\")")
 	cmd.MarkFlagsMutuallyExclusive("register", "no-register")
 	return cmd
+}
+
+const censusVerifyHow = "Check the register with 'sentinel verify' (or a bundle with 'sentinel verify --bundle'), whose seals name this key; a stops.json written with 'census --seal' is named by its sha256 in an artifact statement signed with the same key (see docs/census.md, Sealing)."
+
+// censusVerify names the register's latest seal and the key that signed
+// it, for the page's "how to verify". Errors leave the cells null.
+func censusVerify(reg *register.Register) census.Verify {
+	v := census.Verify{How: censusVerifyHow}
+	recs, err := seal.Records(reg.DB(), seal.SubjectRegister)
+	if err != nil {
+		return v
+	}
+	for i := len(recs) - 1; i >= 0; i-- {
+		r := recs[i]
+		if r.Status != "sealed" || r.RekorUUID == "" {
+			continue
+		}
+		v.RegisterSeal = &census.SealRef{UUID: r.RekorUUID, RekorURL: r.RekorURL, Seq: int64(r.Size),
+			SealedAt: r.SealedAt.UTC().Format(time.RFC3339)}
+		if pub, err := seal.ParsePublicKey([]byte(r.PublicKey)); err == nil {
+			fp := seal.Fingerprint(pub)
+			v.KeyFingerprint = &fp
+		}
+		break
+	}
+	return v
 }
 
 // parseCensusTime reads a date (midnight UTC) or an RFC 3339 time.
@@ -229,8 +285,8 @@ func printCensus(w io.Writer, r *census.Report, out, page, sum string) {
 	st := r.Stops
 	fmt.Fprintf(w, "census of %d transcript files (%d unreadable lines skipped), register %s\n",
 		r.Sources.TranscriptFiles, r.Sources.UnreadableLines, r.Sources.Register)
-	fmt.Fprintf(w, "tool calls %d (upper bound), stops %d: %s per 100 calls (lower bound)\n\n",
-		r.ToolCalls.Count, st.Total, rate("stops_per_100_tool_calls"))
+	fmt.Fprintf(w, "tool calls %s (upper bound), stops %s: %s per 100 calls (lower bound)\n\n",
+		cell(r.ToolCalls.Count), cell(st.Total), rate("stops_per_100_tool_calls"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "STOPPER\tSTOPS\tPER 100 CALLS")
 	for _, x := range []struct {
@@ -238,12 +294,13 @@ func printCensus(w io.Writer, r *census.Report, out, page, sum string) {
 		n    *int64
 		rate string
 	}{
-		{"classifier", &st.Classifier.Total, "classifier"},
-		{"permission rules", &st.PermissionRules.Total, "permission_rules"},
-		{"no-human mode", &st.NoHumanMode.Total, "no_human_mode"},
-		{"sentinel", &st.Sentinel.Total, "sentinel"},
-		{"other hooks", &st.OtherHooks.Total, "other_hooks"},
-		{"user (prompt)", &st.User.Total, "user"},
+		{"classifier", st.Classifier.Total, "classifier"},
+		{"permission rules", st.PermissionRules.Total, "permission_rules"},
+		{"no-human mode", st.NoHumanMode.Total, "no_human_mode"},
+		{"sentinel (register-confirmed)", st.Sentinel.Total, "sentinel"},
+		{"marker, not in the register", st.UnconfirmedMarker.Total, "unconfirmed_marker"},
+		{"other hooks", st.OtherHooks.Total, "other_hooks"},
+		{"user (prompt)", st.User.Total, "user"},
 	} {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", x.name, cell(x.n), rate(x.rate+"_per_100_tool_calls"))
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/seal"
+	"github.com/sentinel-guard/sentinel/transcript"
 )
 
 func newOutcomesCmd() *cobra.Command {
@@ -22,15 +24,24 @@ func newOutcomesCmd() *cobra.Command {
 		Use:   "outcomes",
 		Short: "Join every decision to what happened: approved, declined, held, breached",
 		Long: `outcomes joins each PreToolUse decision in the register to what happened
-next, from two kinds of evidence: outcome entries (the PostToolUse hook
-records that a call ran, by tool_use_id, never its output) and the
-transcripts (the user's rejection at the permission prompt, matched by
-fixed prefixes only).
+next, from two kinds of evidence: outcome entries (the PostToolUse and
+PostToolUseFailure hooks record that a call ran, by tool_use_id, never its
+output) and the transcripts, read by the same reader as the census (the
+harness's permissionDecision and toolDenialKind records first, fixed texts
+only for older files).
 
-  ask    approved (it ran), declined (the transcript shows the user's
-         rejection) or unknown (no evidence either way; the reason is given)
-  deny   held, or BREACHED: the call ran anyway, the harness did not obey
+  ask    approved (it ran, or the harness recorded the human's yes),
+         declined (the human's no at the prompt), unanswered (the harness
+         rejected it because nobody could answer: -p, headless) or unknown
+         (no evidence either way; the reason is given)
+  deny   held, or BREACHED: the call ran anyway (ran and failed is ran),
+         the harness did not obey
   allow  ran or not_run
+
+A cell whose evidence is missing prints "—" (null in --json "summary"),
+never 0: without outcome entries (PostToolUse never installed) held,
+breached, ran and not_run are not measured; without transcripts, declined
+and unanswered are not. The census prints the same cells.
 
 By default the flags (ask and deny) are listed; --all adds the allows.
 A breach is reported loudly and makes the exit code 1.
@@ -46,34 +57,32 @@ transcripts could not be read, 5 no register.`,
 				return err
 			}
 			defer r.Close()
-			if transcripts == "" {
-				transcripts = outcome.DefaultTranscriptDir(paths.Home())
+			explicit := transcripts != ""
+			if !explicit {
+				transcripts = transcript.DefaultDir(paths.Home())
 			}
-			rj, err := outcome.ReadRejections(transcripts)
-			if err != nil {
-				return fail(exitError, "reading transcripts: %v", err)
+			var answers *outcome.Answers
+			if _, err := os.Stat(transcripts); err == nil || explicit {
+				if answers, _, err = outcome.ReadAnswers([]string{transcripts}); err != nil {
+					return fail(exitError, "%v", err)
+				}
 			}
-			results, sum, err := outcome.Join(outcome.Entries(r), rj)
+			shown, sum, err := outcome.JoinWith(outcome.Entries(r), answers, outcome.Options{All: all})
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
-			shown := results[:0:0]
-			for _, res := range results {
-				if all || res.Decision != "allow" {
-					shown = append(shown, res)
-				}
-			}
+			cells := sum.Cells()
 			w := cmd.OutOrStdout()
 			if asJSON {
-				if err := protoJSON(w, map[string]any{"outcomes": shown, "summary": sum, "transcripts": transcripts}); err != nil {
+				if err := protoJSON(w, map[string]any{"outcomes": shown, "summary": cells, "counts": sum, "transcripts": transcripts}); err != nil {
 					return err
 				}
 			} else {
-				printOutcomes(w, shown, sum, transcripts)
+				printOutcomes(w, shown, sum, &cells, transcripts)
 			}
 			if sum.Denies.Breached > 0 {
 				var brs []outcome.Breach
-				for _, res := range results {
+				for _, res := range shown {
 					if res.Status == outcome.Breached {
 						brs = append(brs, outcome.Breach{Seq: res.Seq, Tool: res.Tool, Rules: res.Rules, OutcomeSeq: res.OutcomeSeq})
 					}
@@ -89,7 +98,7 @@ transcripts could not be read, 5 no register.`,
 	return cmd
 }
 
-func printOutcomes(w io.Writer, results []outcome.Result, sum *outcome.Summary, dir string) {
+func printOutcomes(w io.Writer, results []outcome.Result, sum *outcome.Summary, c *outcome.Cells, dir string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SEQ\tDECISION\tTOOL\tRULES\tOUTCOME\tWHY")
 	for _, r := range results {
@@ -100,12 +109,28 @@ func printOutcomes(w io.Writer, results []outcome.Result, sum *outcome.Summary, 
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.Seq, r.Decision, r.Tool, strings.Join(r.Rules, ","), st, r.Reason)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nasks presented %d: approved %d, declined %d, unknown %d\n",
-		sum.Asks.Presented, sum.Asks.Approved, sum.Asks.Declined, sum.Asks.Unknown)
-	fmt.Fprintf(w, "denies held %d, breached %d\n", sum.Denies.Held, sum.Denies.Breached)
-	fmt.Fprintf(w, "allows ran %d, not run %d\n", sum.Allows.Ran, sum.Allows.NotRun)
-	fmt.Fprintf(w, "evidence: %d outcome entries (%d without a decision), %d transcript file(s) under %s\n",
-		sum.OutcomeEntries, sum.Orphans, sum.TranscriptsRead, dir)
+	a := c.Asks
+	fmt.Fprintf(w, "\nasks %s: presented %s (approved %s, declined %s, unknown %s), nobody to answer %s\n",
+		nullCell(a.Total), nullCell(a.Presented), nullCell(a.Approved), nullCell(a.Declined), nullCell(a.Unknown), nullCell(a.Unanswered))
+	fmt.Fprintf(w, "denies held %s, breached %s\n", nullCell(c.Denies.Held), nullCell(c.Denies.Breached))
+	fmt.Fprintf(w, "allows ran %s, not run %s\n", nullCell(c.Allows.Ran), nullCell(c.Allows.NotRun))
+	fmt.Fprintf(w, "evidence: %d outcome entries (%d of calls that ran and failed, %d without a decision), %d transcript file(s) under %s\n",
+		sum.OutcomeEntries, sum.FailedEntries, sum.Orphans, sum.TranscriptsRead, dir)
+	seen := map[string]bool{}
+	for _, n := range c.NotMeasured {
+		if !seen[n.Reason] {
+			seen[n.Reason] = true
+			fmt.Fprintf(w, "not measured (—): %s\n", n.Reason)
+		}
+	}
+}
+
+// nullCell prints a cell, "—" for not measured (never 0).
+func nullCell(v *int64) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprint(*v)
 }
 
 // breachMessage names every breach (a deny the harness ran anyway).
@@ -168,7 +193,7 @@ func logOutcomes(reg *register.Register, es []*register.Entry) map[int64]string 
 				ran = ran || o.Kind == register.KindOutcome
 			}
 		}
-		out[e.Seq], _ = outcome.Classify(e.Decision, e.ToolUseID != "", ran, false)
+		out[e.Seq], _ = outcome.Classify(e.Decision, e.ToolUseID != "", ran, outcome.AnswerNone)
 	}
 	return out
 }
