@@ -86,7 +86,7 @@ func TestEndToEndReplayOfSealedBundle(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	work := t.TempDir()
-	x := &e2e{t: t, bin: bin, dir: work, env: append(os.Environ(),
+	x := &e2e{t: t, bin: bin, dir: work, env: append(os.Environ(), "SENTINEL_PASSWORD=e2e-password",
 		"HOME="+filepath.Join(work, "home"), "SENTINEL_HOME="+filepath.Join(work, "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(work, "config"), "XDG_STATE_HOME="+filepath.Join(work, "xstate"),
 		"CLAUDE_CONFIG_DIR="+filepath.Join(work, "home", ".claude"), "CLAUDE_PROJECT_DIR=", "SENTINEL_UNATTENDED=")}

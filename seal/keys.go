@@ -21,16 +21,35 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/secure-systems-lab/go-securesystemslib/encrypted"
 	"github.com/sigstore/sigstore/pkg/cryptoutils"
 )
 
 // PublicKeyPath is where the public key of the signing key at keyPath lives.
 func PublicKeyPath(keyPath string) string { return keyPath + ".pub" }
 
-// GenerateKey writes a new ECDSA P-256 key to keyPath (PEM PKCS#8, 0600, its
-// directory 0700) and its public key to PublicKeyPath(keyPath). It refuses
-// to overwrite either file: a lost key would orphan every earlier seal.
-func GenerateKey(keyPath string) (*ecdsa.PrivateKey, error) {
+// EncryptedKeyPEMType is the PEM type of an encrypted private key, as
+// cosign writes it (cosign generate-key-pair): the PKCS#8 DER encrypted by
+// go-securesystemslib's encrypted package (scrypt key derivation,
+// NaCl secretbox), a JSON document as the PEM body. cosign reads these keys
+// and sentinel reads cosign's.
+const EncryptedKeyPEMType = "ENCRYPTED SIGSTORE PRIVATE KEY"
+
+// cosignKeyPEMType is the older cosign type, read as well.
+const cosignKeyPEMType = "ENCRYPTED COSIGN PRIVATE KEY"
+
+// ErrUnencrypted marks a key loaded from an unencrypted file.
+var ErrUnencrypted = errors.New("the signing key is not encrypted: any process of the user who owns it can read it and sign checkpoints (re-create it with sentinel keygen, or move it to another account: docs/threat-model.md)")
+
+// GenerateKey writes a new ECDSA P-256 key to keyPath (0600, its directory
+// 0700) and its public key to PublicKeyPath(keyPath). With a password the
+// key is encrypted in cosign's format (EncryptedKeyPEMType); with nil it is
+// plain PEM PKCS#8, which the caller must ask for explicitly. It refuses to
+// overwrite either file: a lost key would orphan every earlier seal.
+func GenerateKey(keyPath string, password []byte) (*ecdsa.PrivateKey, error) {
+	if password != nil && len(password) == 0 {
+		return nil, errors.New("an empty password does not protect the key")
+	}
 	pubPath := PublicKeyPath(keyPath)
 	for _, p := range []string{keyPath, pubPath} {
 		if _, err := os.Lstat(p); err == nil {
@@ -50,7 +69,15 @@ func GenerateKey(keyPath string) (*ecdsa.PrivateKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	privPEM := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+	block := &pem.Block{Type: "PRIVATE KEY", Bytes: der}
+	if password != nil {
+		enc, err := encrypted.Encrypt(der, password)
+		if err != nil {
+			return nil, fmt.Errorf("encrypting the key: %w", err)
+		}
+		block = &pem.Block{Type: EncryptedKeyPEMType, Bytes: enc}
+	}
+	privPEM := pem.EncodeToMemory(block)
 	pubPEM, err := cryptoutils.MarshalPublicKeyToPEM(&key.PublicKey)
 	if err != nil {
 		return nil, err
@@ -79,8 +106,21 @@ func writeExcl(path string, data []byte, mode os.FileMode) error {
 	return f.Close()
 }
 
-// LoadKey reads an ECDSA P-256 private key (PEM, PKCS#8 or SEC 1).
-func LoadKey(path string) (*ecdsa.PrivateKey, error) {
+// KeyEncrypted reports whether the key file at path is encrypted.
+func KeyEncrypted(path string) (bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	block, _ := pem.Decode(data)
+	return block != nil && (block.Type == EncryptedKeyPEMType || block.Type == cosignKeyPEMType), nil
+}
+
+// LoadKey reads an ECDSA P-256 private key: encrypted in cosign's format
+// (password is called for the password only then), or plain PEM (PKCS#8 or
+// SEC 1), in which case the key is returned with an error wrapping
+// ErrUnencrypted: usable, but the caller should warn.
+func LoadKey(path string, password func() ([]byte, error)) (*ecdsa.PrivateKey, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -90,11 +130,30 @@ func LoadKey(path string) (*ecdsa.PrivateKey, error) {
 		return nil, fmt.Errorf("%s: not a PEM file", path)
 	}
 	var key any
+	plain := false
 	switch block.Type {
+	case EncryptedKeyPEMType, cosignKeyPEMType:
+		if password == nil {
+			return nil, fmt.Errorf("%s is encrypted and no password was given", path)
+		}
+		pass, err := password()
+		if err != nil {
+			return nil, err
+		}
+		der, err := encrypted.Decrypt(block.Bytes, pass)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cannot decrypt the key (wrong password?): %v", path, err)
+		}
+		key, err = x509.ParsePKCS8PrivateKey(der)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	case "PRIVATE KEY":
 		key, err = x509.ParsePKCS8PrivateKey(block.Bytes)
+		plain = true
 	case "EC PRIVATE KEY":
 		key, err = x509.ParseECPrivateKey(block.Bytes)
+		plain = true
 	default:
 		return nil, fmt.Errorf("%s: PEM block %q is not a private key", path, block.Type)
 	}
@@ -104,6 +163,9 @@ func LoadKey(path string) (*ecdsa.PrivateKey, error) {
 	ec, ok := key.(*ecdsa.PrivateKey)
 	if !ok || ec.Curve != elliptic.P256() {
 		return nil, fmt.Errorf("%s: not an ECDSA P-256 key", path)
+	}
+	if plain {
+		return ec, fmt.Errorf("%s: %w", path, ErrUnencrypted)
 	}
 	return ec, nil
 }

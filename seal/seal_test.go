@@ -1,14 +1,17 @@
 package seal_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/x509"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
@@ -18,6 +21,7 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3"
+	"github.com/secure-systems-lab/go-securesystemslib/encrypted"
 	"github.com/transparency-dev/merkle/rfc6962"
 	"github.com/transparency-dev/merkle/testonly"
 
@@ -124,7 +128,7 @@ func (e *env) check(recs []*seal.Record, hashes []string, operator *ecdsa.Public
 
 func TestKeygenRefusesOverwrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cfg", "signing.key")
-	k, err := seal.GenerateKey(path)
+	k, err := seal.GenerateKey(path, []byte("pw"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +139,7 @@ func TestKeygenRefusesOverwrite(t *testing.T) {
 	if st, _ := os.Stat(filepath.Dir(path)); st.Mode().Perm() != 0o700 {
 		t.Fatalf("dir mode %v, want 0700", st.Mode().Perm())
 	}
-	loaded, err := seal.LoadKey(path)
+	loaded, err := seal.LoadKey(path, func() ([]byte, error) { return []byte("pw"), nil })
 	if err != nil || !loaded.Equal(k) {
 		t.Fatalf("LoadKey: %v", err)
 	}
@@ -144,7 +148,7 @@ func TestKeygenRefusesOverwrite(t *testing.T) {
 		t.Fatalf("LoadPublicKey: %v", err)
 	}
 	before, _ := os.ReadFile(path)
-	if _, err := seal.GenerateKey(path); err == nil || !strings.Contains(err.Error(), "refusing to overwrite") {
+	if _, err := seal.GenerateKey(path, nil); err == nil || !strings.Contains(err.Error(), "refusing to overwrite") {
 		t.Fatalf("second GenerateKey: %v, want refusal", err)
 	}
 	after, _ := os.ReadFile(path)
@@ -514,5 +518,54 @@ func TestOnlineMonitor(t *testing.T) {
 	var ie *seal.IndexUnavailableError
 	if _, err := seal.VerifyOnline(ctx, all, e.rkey, "", pub); !errors.As(err, &ie) {
 		t.Fatalf("want IndexUnavailableError, got %v", err)
+	}
+}
+
+// The encrypted key is cosign's format: what cosign's LoadPrivateKey does
+// (PEM type, encrypted.Decrypt, PKCS#8) recovers it; a wrong password does
+// not; an unencrypted key still loads, flagged.
+func TestEncryptedKey(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "signing.key")
+	k, err := seal.GenerateKey(path, []byte("correct horse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	block, _ := pem.Decode(data)
+	if block == nil || block.Type != "ENCRYPTED SIGSTORE PRIVATE KEY" {
+		t.Fatalf("PEM type %v", block)
+	}
+	if bytes.Contains(data, []byte("PRIVATE KEY-----\nMIG")) {
+		t.Fatal("looks like plain PKCS#8")
+	}
+	der, err := encrypted.Decrypt(block.Bytes, []byte("correct horse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pk, err := x509.ParsePKCS8PrivateKey(der); err != nil || !k.Equal(pk) {
+		t.Fatalf("cosign's steps do not recover the key: %v", err)
+	}
+	if _, err := seal.LoadKey(path, func() ([]byte, error) { return []byte("wrong"), nil }); err == nil ||
+		!strings.Contains(err.Error(), "cannot decrypt the key (wrong password?)") {
+		t.Fatalf("wrong password: %v", err)
+	}
+	if _, err := seal.LoadKey(path, nil); err == nil {
+		t.Fatal("an encrypted key loaded without a password")
+	}
+	if enc, _ := seal.KeyEncrypted(path); !enc {
+		t.Fatal("KeyEncrypted false")
+	}
+	if _, err := seal.GenerateKey(filepath.Join(dir, "empty.key"), []byte{}); err == nil {
+		t.Fatal("empty password accepted")
+	}
+	plain := filepath.Join(dir, "plain.key")
+	pk, err := seal.GenerateKey(plain, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := seal.LoadKey(plain, nil)
+	if !errors.Is(err, seal.ErrUnencrypted) || got == nil || !got.Equal(pk) {
+		t.Fatalf("unencrypted key: %v", err)
 	}
 }

@@ -89,6 +89,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("SENTINEL_UNATTENDED", "")
 			env.Setenv("BIN", binDir)
+			// The signing key's password (keygen encrypts by default).
+			env.Setenv("SENTINEL_PASSWORD", "script-password")
 			// Real payload fixtures, read-only, shared by all scripts.
 			payloads, err := filepath.Abs(filepath.Join("..", "..", "testdata", "payloads"))
 			if err != nil {

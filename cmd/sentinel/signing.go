@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/ecdsa"
 	"errors"
+	"fmt"
 	"io/fs"
 
 	"github.com/spf13/cobra"
@@ -26,7 +27,11 @@ func sealTarget(cmd *cobra.Command, rekorURL, keyFlag string) (string, *ecdsa.Pr
 	if err != nil {
 		return "", nil, fail(exitError, "%v", err)
 	}
-	key, err := seal.LoadKey(keyPath)
+	key, err := seal.LoadKey(keyPath, func() ([]byte, error) { return keyPassword(cmd.ErrOrStderr(), false) })
+	if errors.Is(err, seal.ErrUnencrypted) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: warning: %v\n", err)
+		err = nil
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil, failCode("no_key", "no signing key at %s: run 'sentinel keygen' first", keyPath)
 	} else if err != nil {
