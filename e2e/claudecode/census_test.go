@@ -100,6 +100,7 @@ func checkCensus(t *testing.T, w *workspace, m mode, calls []*call) {
 	eq := func(path string, want int64) {
 		t.Helper()
 		got, ok := rep.num(path)
+		tally(path, want, got, ok)
 		check(t, "census", ok && got == want, "%s: census %s = %s, truth %d", m.Name, path, show(got, ok), want)
 	}
 	eq("tool_calls.count", n.Calls)
@@ -114,6 +115,35 @@ func checkCensus(t *testing.T, w *workspace, m mode, calls []*call) {
 	eq("stops.classifier.total", n.Classifier)
 	eq("human_at_prompt.approved", n.Approved)
 	eq("human_at_prompt.declined", n.Declined)
+}
+
+// agg sums, over the runs, each census column's truth and what census said.
+type agg struct {
+	truth, got int64
+	missing    int // runs where the column was absent or null
+}
+
+var (
+	aggOrder []string
+	aggCells = map[string]*agg{}
+	outcomeN struct{ calls, equal int }
+)
+
+func tally(path string, want, got int64, ok bool) {
+	reportMu.Lock()
+	defer reportMu.Unlock()
+	a := aggCells[path]
+	if a == nil {
+		a = &agg{}
+		aggCells[path] = a
+		aggOrder = append(aggOrder, path)
+	}
+	a.truth += want
+	if ok {
+		a.got += got
+	} else {
+		a.missing++
+	}
 }
 
 func show(v int64, ok bool) string {
@@ -150,6 +180,12 @@ func checkOutcomes(t *testing.T, w *workspace, m mode, calls []*call) {
 			key = "post-failure"
 		}
 		check(t, key, got[c.ToolUseID] == want, "%s %s: outcomes says %q, truth %q", m.Name, c.Step, got[c.ToolUseID], want)
+		reportMu.Lock()
+		outcomeN.calls++
+		if got[c.ToolUseID] == want {
+			outcomeN.equal++
+		}
+		reportMu.Unlock()
 	}
 	n := countTruth(calls)
 	for path, want := range map[string]int64{"asks.approved": n.AskApproved, "asks.declined": n.AskDeclined, "denies.breached": 0} {

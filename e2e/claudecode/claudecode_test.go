@@ -477,11 +477,41 @@ func printReport(t *testing.T, e *env) {
 	})
 	var b strings.Builder
 	fmt.Fprintf(&b, "Claude Code %s\n\n", e.version)
-	b.WriteString("| scenario | mode | hook answer | what Claude Code did | effect on disk | who stopped it |\n")
+	b.WriteString("| scenario | modes | hook answer | what Claude Code did | effect on disk | who stopped it |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- |\n")
+	// Modes in which a scenario went the same way share a row.
+	type cells struct{ step, hook, did, effect, stopper string }
+	var groups []cells
+	byCells := map[cells][]string{}
 	for _, r := range report {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.Step, r.Mode, r.Hook, strings.ReplaceAll(r.Did, "|", "\\|"), r.Effect, r.Stopper)
+		k := cells{r.Step, r.Hook, r.Did, r.Effect, r.Stopper}
+		if _, ok := byCells[k]; !ok {
+			groups = append(groups, k)
+		}
+		byCells[k] = append(byCells[k], r.Mode)
 	}
+	for _, k := range groups {
+		ms := strings.Join(byCells[k], ", ")
+		if len(byCells[k]) == len(modes) {
+			ms = "all"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", k.step, ms, k.hook, strings.ReplaceAll(k.did, "|", "\\|"), k.effect, k.stopper)
+	}
+	b.WriteString("\n`sentinel census` over each run's transcripts (and its register), summed over the runs, against the truth:\n\n")
+	b.WriteString("| column | truth | census |\n| --- | --- | --- |\n")
+	for _, p := range aggOrder {
+		a := aggCells[p]
+		got := fmt.Sprint(a.got)
+		if a.missing > 0 {
+			got = fmt.Sprintf("%s (absent or null in %d runs)", got, a.missing)
+		}
+		mark := ""
+		if a.missing > 0 || a.got != a.truth {
+			mark = " **≠**"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s%s |\n", p, a.truth, got, mark)
+	}
+	fmt.Fprintf(&b, "\n`sentinel outcomes`: the outcome of %d of %d decisions equals the truth.\n", outcomeN.equal, outcomeN.calls)
 	b.WriteString("\nWhat the transcript records for each kind of stop (the user record carrying the tool_result):\n\n")
 	b.WriteString("| who stopped it | hook answer | toolDenialKind | permissionDecision | runs |\n| --- | --- | --- | --- | --- |\n")
 	type recKey struct{ stopper, hook, kind, decided string }
