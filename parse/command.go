@@ -557,7 +557,12 @@ func (w *walker) env(c *cmd) bool {
 func splitWords(s string) []arg {
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	var out []arg
-	err := p.Words(strings.NewReader(s), func(wd *syntax.Word) bool {
+	var err error
+	for wd, werr := range p.WordsSeq(strings.NewReader(s)) {
+		if werr != nil {
+			err = werr
+			break
+		}
 		a := arg{Word: Word{Value: wd.Lit(), Static: true}}
 		if a.Value == "" && len(wd.Parts) > 0 {
 			// Quoted or expanded: fall back to the text of the word.
@@ -565,8 +570,10 @@ func splitWords(s string) []arg {
 			a.Static = !strings.ContainsAny(a.Value, "$`")
 		}
 		out = append(out, a)
-		return len(out) < 10000
-	})
+		if len(out) >= 10000 {
+			break
+		}
+	}
 	if err != nil {
 		out = nil
 		for _, f := range strings.Fields(s) {

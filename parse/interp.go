@@ -526,10 +526,7 @@ func readList(s, lang string) (codeItem, string, bool) {
 		} else {
 			it.list = append(it.list, e)
 		}
-		s = strings.TrimLeft(rest, " \t\r\n")
-		if strings.HasPrefix(s, ",") {
-			s = s[1:]
-		}
+		s = strings.TrimPrefix(strings.TrimLeft(rest, " \t\r\n"), ",")
 	}
 	return codeItem{}, s, false
 }

@@ -66,8 +66,8 @@ func (w *walker) parseSource(src string, depth int) *syntax.File {
 	}
 	// The parser recurses once per nesting level and a Go stack overflow
 	// cannot be recovered, so refuse deep nesting before parsing.
-	depth, cmds := lexScan(src, lexicalFactor*w.opt.MaxDepth, lexicalFactor*w.opt.MaxExecs)
-	if depth > lexicalFactor*w.opt.MaxDepth {
+	nest, cmds := lexScan(src, lexicalFactor*w.opt.MaxDepth, lexicalFactor*w.opt.MaxExecs)
+	if nest > lexicalFactor*w.opt.MaxDepth {
 		w.fail(&LimitError{Limit: "depth", Max: w.opt.MaxDepth})
 	}
 	if cmds > lexicalFactor*w.opt.MaxExecs {

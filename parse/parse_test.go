@@ -346,3 +346,17 @@ var casesDirAndAssigns = []tcase{
 	{src: "{ a; } > f", want: []want{{argv: ":", name: ":", redir: "> /work/repo/f"}}},
 	{src: "&> all cmd", want: []want{{argv: "cmd", name: "cmd", redir: "&> /work/repo/all"}}},
 }
+
+// TestSyntaxErrorDepth: a syntax error at the top level says where it is,
+// not "re-parsed at depth N" (parseSource once overwrote its depth argument
+// with the lexical nesting); one inside bash -c says its depth.
+func TestSyntaxErrorDepth(t *testing.T) {
+	_, err := Parse("((( echo )", Options{})
+	if err == nil || strings.Contains(err.Error(), "re-parsed") {
+		t.Errorf("top-level error: %v", err)
+	}
+	_, err = Parse(`bash -c "echo 'x"`, Options{})
+	if err == nil || !strings.Contains(err.Error(), "re-parsed at depth 1") {
+		t.Errorf("error in bash -c: %v", err)
+	}
+}

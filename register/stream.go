@@ -55,11 +55,11 @@ func (r *Register) streamOn(conn *sql.Conn, from int64, fn func(*Entry, error) b
 	conn.ExecContext(bg, `PRAGMA mmap_size = 1073741824`)
 	defer conn.ExecContext(bg, `PRAGMA mmap_size = 0`)
 	return conn.Raw(func(dc any) error {
-		c, ok := dc.(driver.Queryer)
+		c, ok := dc.(driver.QueryerContext)
 		if !ok {
 			return errors.New("the sqlite driver cannot query")
 		}
-		rows, err := c.Query(streamCols+` WHERE seq >= ? ORDER BY seq`, []driver.Value{from})
+		rows, err := c.QueryContext(bg, streamCols+` WHERE seq >= ? ORDER BY seq`, []driver.NamedValue{{Ordinal: 1, Value: from}})
 		if err != nil {
 			return err
 		}

@@ -68,7 +68,7 @@ func Monitor(ctx context.Context, url string, operatorPEM []byte, recs []*Record
 		byHash[hex.EncodeToString(sum[:])] = r
 	}
 	q := &models.SearchIndex{PublicKey: &models.SearchIndexPublicKey{Format: ptr(models.SearchIndexPublicKeyFormatX509), Content: operatorPEM}}
-	resp, err := c.Index.SearchIndex(index.NewSearchIndexParamsWithContext(ctx).WithQuery(q))
+	resp, err := c.Index.SearchIndexContext(ctx, index.NewSearchIndexParams().WithQuery(q))
 	if err != nil {
 		var def *index.SearchIndexDefault
 		if errors.As(err, &def) {

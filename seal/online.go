@@ -97,7 +97,7 @@ func verifyLive(ctx context.Context, recs []*Record, key *RekorKey, url string, 
 			res.Error = fmt.Sprintf("seal %d: live entry: %v", r.ID, err)
 			return nil
 		}
-		info, err := c.Tlog.GetLogInfo(tlog.NewGetLogInfoParamsWithContext(ctx))
+		info, err := c.Tlog.GetLogInfoContext(ctx, tlog.NewGetLogInfoParams())
 		if err != nil {
 			return &UnreachableError{URL: u, Err: fmt.Errorf("fetching the log's tree head: %w", err)}
 		}

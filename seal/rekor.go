@@ -71,9 +71,9 @@ func upload(ctx context.Context, url string, r *Record) error {
 	if err != nil {
 		return &UploadError{URL: url, Err: err}
 	}
-	params := entries.NewCreateLogEntryParamsWithContext(ctx).
+	params := entries.NewCreateLogEntryParams().
 		WithProposedEntry(proposedEntry([]byte(r.Checkpoint), r.Signature, r.PublicKey))
-	resp, err := c.Entries.CreateLogEntry(params)
+	resp, err := c.Entries.CreateLogEntryContext(ctx, params)
 	var uuid string
 	var entry models.LogEntryAnon
 	var conflict *entries.CreateLogEntryConflict
@@ -103,7 +103,7 @@ func upload(ctx context.Context, url string, r *Record) error {
 }
 
 func fetchEntry(ctx context.Context, c *genclient.Rekor, uuid string) (string, models.LogEntryAnon, error) {
-	resp, err := c.Entries.GetLogEntryByUUID(entries.NewGetLogEntryByUUIDParamsWithContext(ctx).WithEntryUUID(uuid))
+	resp, err := c.Entries.GetLogEntryByUUIDContext(ctx, entries.NewGetLogEntryByUUIDParams().WithEntryUUID(uuid))
 	if err != nil {
 		return "", models.LogEntryAnon{}, err
 	}

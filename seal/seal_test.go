@@ -212,7 +212,7 @@ func TestSealAndVerify(t *testing.T) {
 	}
 	e.reg.add(3)
 	e.reg.reads = 0
-	res = e.mustSeal()
+	e.mustSeal()
 	if e.reg.reads != 3 {
 		t.Fatalf("second seal read %d entries, want only the 3 new ones", e.reg.reads)
 	}

@@ -78,7 +78,6 @@ type Server struct {
 	results  []Result
 	seen     map[string]bool
 	requests []Request
-	served   int // main answers given
 	notify   chan struct{}
 }
 

@@ -101,7 +101,7 @@ func Parse(name string, r io.Reader) ([]Case, error) {
 					return nil, fmt.Errorf("%s:%d: rule %q is not in the catalog", name, n, c.Rule)
 				}
 			} else {
-				return nil, fmt.Errorf("%s:%d: a field after the input must start with rule: or known_gap:", name, n)
+				return nil, fmt.Errorf("%s:%d: field %q after the input starts with neither rule: nor known_gap", name, n, extra)
 			}
 		}
 		text := f[3]
