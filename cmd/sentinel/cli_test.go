@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,7 +72,7 @@ func TestNoRegisterIsOneCode(t *testing.T) {
 		{"log"}, {"log", "--json"}, {"census"}, {"census", "--json"}, {"verify"}, {"verify", "--json"},
 		{"grades"}, {"grades", "--json"}, {"replay"}, {"replay", "--json"}, {"outcomes"}, {"outcomes", "--json"},
 		{"grade", "1", "true"}, {"grade", "1", "true", "--json"}, {"protocol", "keep", "1"},
-		{"export", "--out", "x.json"},
+		{"export", "--out", "x.json"}, {"export", "--out", "x.json", "--json"},
 	} {
 		r := runCLI(args...)
 		if r.exit != exitMissing || !strings.Contains(r.stderr, "no register at") {
@@ -175,7 +176,7 @@ func errorCodeTable() string {
 // Every command that prints a report a machine reads has --json.
 func TestJSONFlags(t *testing.T) {
 	want := []string{"check", "explain", "rules", "doctor", "log", "grade", "grades", "outcomes", "replay",
-		"seal", "verify", "census", "protocol check", "protocol seal", "version"}
+		"seal", "verify", "census", "protocol check", "protocol seal", "version", "keygen", "install", "uninstall", "export"}
 	root := newRootCmd()
 	for _, name := range want {
 		c, _, err := root.Find(strings.Fields(name))
@@ -197,5 +198,46 @@ func TestVersion(t *testing.T) {
 	}
 	if v.Version == "" || v.CatalogVersion == "" || !strings.HasPrefix(v.Go, "go") || len(v.CatalogHash) != 64 {
 		t.Errorf("version --json incomplete: %+v", v)
+	}
+}
+
+// The command install --project commits runs through /bin/sh -c as Claude
+// Code runs it: found on PATH it judges the call; missing, it blocks.
+func TestPortableHookCommand(t *testing.T) {
+	payload, err := os.ReadFile(filepath.Join("..", "..", "testdata", "payloads", "bash_rm_rf_home.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := isolate(t)
+	hook := preHook.command("sentinel-hook")
+	if strings.Contains(hook, "/") && !strings.HasPrefix(hook, "command -v") {
+		t.Fatalf("portable command names a path: %s", hook)
+	}
+	for _, tc := range []struct {
+		path     string
+		exit     int
+		contains string
+	}{
+		{binDir + ":/usr/bin:/bin", 0, `"permissionDecision":"deny"`},
+		{"/usr/bin:/bin", 2, "sentinel-hook is not on PATH"},
+	} {
+		c := exec.Command("/bin/sh", "-c", hook)
+		c.Env = append(os.Environ(), "PATH="+tc.path, "SENTINEL_HOME="+filepath.Join(dir, "state"))
+		c.Stdin = bytes.NewReader(payload)
+		var out, errb bytes.Buffer
+		c.Stdout, c.Stderr = &out, &errb
+		err := c.Run()
+		got := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			got = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.exit || !strings.Contains(strings.ReplaceAll(out.String()+errb.String(), " ", ""), strings.ReplaceAll(tc.contains, " ", "")) {
+			t.Errorf("PATH=%s: exit %d, stdout %q, stderr %q; want %d and %q", tc.path, got, out.String(), errb.String(), tc.exit, tc.contains)
+		}
+	}
+	if !preHook.recognises(hook, "") {
+		t.Errorf("install does not recognise its own portable command")
 	}
 }

@@ -116,7 +116,10 @@ func checkHook(rep *doctorReport, files []loadedSettings, h ourHook, missing str
 					fmt.Sprintf("set \"matcher\": \"*\" there, or run: sentinel install --%s", installScope(f.Scope)))
 				continue
 			}
-			exe := commandWords(c.Command)[0]
+			exe := hookExecutable(c.Command)
+			if exe == "" {
+				exe = commandWords(splitGuard(c.Command))[0] + " (not on PATH)"
+			}
 			if !isExecutable(exe) {
 				rep.add(name, doctorFail, fmt.Sprintf("%s: %s is not an executable file: every call runs unguarded", where, exe),
 					fmt.Sprintf("build it (make build) and run: sentinel install --%s", installScope(f.Scope)))

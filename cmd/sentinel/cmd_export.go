@@ -18,6 +18,7 @@ import (
 
 func newExportCmd() *cobra.Command {
 	var out, disclose, fields, keyFlag string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "export --out PATH",
 		Short: "Export a self-contained bundle for a third party to verify",
@@ -114,6 +115,19 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 					}
 				}
 			}
+			if asJSON {
+				fi, _ := os.Stat(out)
+				var size int64
+				if fi != nil {
+					size = fi.Size()
+				}
+				var fp string
+				if pub, err := seal.ParsePublicKey(pubPEM); err == nil {
+					fp = seal.Fingerprint(pub)
+				}
+				return protoJSON(cmd.OutOrStdout(), map[string]any{"bundle": out, "entries": c.Entries, "disclosed": c.Input,
+					"fields_only": c.Fields, "withheld": c.Withheld, "bytes": size, "operator_fingerprint": fp})
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d entries (%d disclosed, %d with fields only, %d withheld)\n", out, c.Entries, c.Input, c.Fields, c.Withheld)
 			return nil
 		},
@@ -122,6 +136,7 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 	f.StringVar(&out, "out", "", "write the bundle to this file (required)")
 	f.StringVar(&disclose, "disclose", "none", "entries shown in full, with their input: all, none, or e.g. 1,5,7-9")
 	f.StringVar(&fields, "fields", "none", "entries shown with their fields but not their input; the rest are withheld (hash only)")
+	f.BoolVar(&asJSON, "json", false, "print what was written as JSON")
 	f.StringVar(&keyFlag, "key", "", "the signing key whose .pub goes into the bundle (default: sentinel keygen's)")
 	return cmd
 }

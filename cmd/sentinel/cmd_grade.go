@@ -2,11 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/internal/paths"
-	"github.com/sentinel-guard/sentinel/internal/version"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
@@ -53,15 +50,26 @@ type gradeNote struct {
 }
 
 func newGradeCmd() *cobra.Command {
-	var note string
+	var note, from string
 	var asJSON bool
 	grade := &cobra.Command{
-		Use:   "grade SEQ true|false|unclear",
-		Short: "Grade one of the sentinel's flags (deny or ask)",
+		Use:   "grade [SEQ true|false|unclear | --from FILE]",
+		Short: "Grade the sentinel's flags (deny or ask): one, a file of them, or a walk",
 		Long: `grade records your judgement of a flag: was the deny or ask right (true),
 wrong (false) or unclear? The grade is appended to the register as its own
 chained entry, so grades are sealed like decisions; the latest grade of an
 entry wins. Only deny and ask decisions can be graded.
+
+Three ways:
+  sentinel grade SEQ LABEL      one flag
+  sentinel grade --from FILE    many: one "SEQ LABEL [note]" per line (# comments;
+                                "-" reads stdin). Every line is checked first; if
+                                any is wrong nothing is graded and the line is named.
+  sentinel grade                on a terminal: a walk through the ungraded flags,
+                                oldest first, one key per grade (t true, f false,
+                                u unclear, n add a note first, s skip, q quit)
+
+'sentinel grades --ungraded' lists what is left to grade.
 
 Grades feed self-concordance, true / (true + false) with unclear left out:
 it measures how often you agree with the tool you run. It is not precision,
@@ -71,16 +79,30 @@ Exit codes: 0 graded, 3 usage or the entry is not a flag, 4 the register
 could not be written, 5 no register or no such entry.`,
 		Example: `  sentinel grade 412 true --note "would have discarded a day of work"
   sentinel grade 415 false --note "the words were a commit message"
-  sentinel grades`,
-		Args: cobra.ExactArgs(2),
+  sentinel grades --ungraded --json | jq -r '.[] | "\(.seq) unclear"' > grades.txt
+  sentinel grade --from grades.txt
+  sentinel grade                      # the walk, on a terminal`,
+		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			seq, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil || seq < 1 {
-				return fail(exitUsage, "%q is not a register sequence number", args[0])
-			}
-			label := args[1]
-			if label != protocol.GradeTrue && label != protocol.GradeFalse && label != protocol.GradeUnclear {
-				return fail(exitUsage, "grade %q: want true, false or unclear", label)
+			var lines []gradeLine
+			switch {
+			case from != "" && len(args) > 0:
+				return fail(exitUsage, "give SEQ LABEL or --from FILE, not both")
+			case from != "":
+				var err error
+				if lines, err = readGradeFile(from, cmd.InOrStdin()); err != nil {
+					return err
+				}
+			case len(args) == 2:
+				l, err := parseGradeLine(args[0], args[1], note)
+				if err != nil {
+					return err
+				}
+				lines = []gradeLine{l}
+			case len(args) == 1:
+				return fail(exitUsage, "grade %s: give the label too (true, false or unclear)", args[0])
+			case asJSON || !interactive(cmd):
+				return fail(exitUsage, "give SEQ LABEL or --from FILE (the walk through the ungraded flags needs a terminal)")
 			}
 			// Read-only first: a grade for a register that does not exist
 			// must not create one.
@@ -94,42 +116,39 @@ could not be written, 5 no register or no such entry.`,
 				return err
 			}
 			defer r.Close()
-			e, err := r.Get(seq)
-			if errors.Is(err, register.ErrNoEntry) {
-				head, _, _ := r.Head()
-				return failCode("no_entry", "entry %d does not exist (the register ends at entry %d)", seq, head)
-			} else if err != nil {
-				return fail(exitError, "%v", err)
+			if lines == nil {
+				return gradeWalk(cmd, r)
 			}
-			if !protocol.IsFlag(*e) {
-				what := fmt.Sprintf("a %s entry", e.Kind)
-				if e.Kind == register.KindDecision || e.Kind == register.KindError {
-					what = "an " + e.Decision
-				}
-				return failCode("not_a_flag", "entry %d is %s, not a flag: only deny and ask decisions can be graded", seq, what)
+			gs, err := appendGrades(r, lines)
+			if err != nil {
+				return err
 			}
-			input, _ := json.Marshal(gradeNote{Note: note})
-			g := &register.Entry{Kind: register.KindGrade, Ref: seq, Label: label, Input: input,
-				SessionID: e.SessionID, Tool: e.Tool, Rules: []string{}, Version: version.Version}
-			if err := r.Append(g); err != nil {
-				return fail(exitError, "%v", err)
-			}
+			w := cmd.OutOrStdout()
 			if asJSON {
-				return protoJSON(cmd.OutOrStdout(), g)
+				if from == "" {
+					return protoJSON(w, entryJSON(gs[0].grade))
+				}
+				out := make([]logEntry, len(gs))
+				for i, g := range gs {
+					out[i] = entryJSON(g.grade)
+				}
+				return protoJSON(w, out)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "entry %d (%s %s) graded %s: grade entry %d\n",
-				seq, e.Decision, strings.Join(e.Rules, ","), label, g.Seq)
+			for _, g := range gs {
+				fmt.Fprintf(w, "entry %d (%s %s) graded %s: grade entry %d\n",
+					g.flag.Seq, g.flag.Decision, strings.Join(g.flag.Rules, ","), g.grade.Label, g.grade.Seq)
+			}
 			return nil
 		},
 	}
 	grade.Flags().StringVar(&note, "note", "", "why (kept in the register, withheld from public bundles)")
-	grade.Flags().BoolVar(&asJSON, "json", false, "print the grade entry as JSON")
+	grade.Flags().StringVar(&from, "from", "", `grade every "SEQ LABEL [note]" line of this file ("-": stdin)`)
+	grade.Flags().BoolVar(&asJSON, "json", false, "print the grade entries as JSON")
 	return grade
 }
 
 func newGradesCmd() *cobra.Command {
-
-	var gJSON bool
+	var gJSON, ungraded bool
 	grades := &cobra.Command{
 		Use:   "grades",
 		Short: "List the grades of the sentinel's flags, with the decisions",
@@ -137,9 +156,15 @@ func newGradesCmd() *cobra.Command {
 are superseded but stay in the register), the decision, the rules that
 fired, whether a human could answer, what happened to the call, and your
 note. It ends with self-concordance: your agreement with the tool, not
-its precision.`,
+its precision.
+
+--ungraded lists instead the flags not graded yet, oldest first, with
+their input: what 'sentinel grade' (the walk) or 'sentinel grade --from'
+would take.`,
 		Example: `  sentinel grades
-  sentinel grades --json | jq '.grades[] | select(.grade == "false")'`,
+  sentinel grades --json | jq '.grades[] | select(.grade == "false")'
+  sentinel grades --ungraded
+  sentinel grades --ungraded --json | jq '.count'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := protoOpenRegister(true)
@@ -147,6 +172,17 @@ its precision.`,
 				return err
 			}
 			defer r.Close()
+			if ungraded {
+				fs, err := ungradedFlags(r)
+				if err != nil {
+					return fail(exitError, "%v", err)
+				}
+				if gJSON {
+					return protoJSON(cmd.OutOrStdout(), map[string]any{"ungraded": fs, "count": len(fs)})
+				}
+				printUngraded(cmd.OutOrStdout(), fs)
+				return nil
+			}
 			rep, err := collectGrades(outcome.Entries(r))
 			if err != nil {
 				return fail(exitError, "%v", err)
@@ -159,6 +195,7 @@ its precision.`,
 		},
 	}
 	grades.Flags().BoolVar(&gJSON, "json", false, "print as JSON")
+	grades.Flags().BoolVar(&ungraded, "ungraded", false, "list the flags not graded yet")
 	return grades
 }
 

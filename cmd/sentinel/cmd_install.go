@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -30,18 +31,57 @@ var (
 	allOurHooks    = []ourHook{preHook, postHook, sessionEndHook}
 )
 
+// portableGuard is put before a hook program named without a directory
+// (install --project: the file is committed, so it must not name this
+// machine's path). Claude Code runs hooks through /bin/sh -c, so the name is
+// looked up on each machine's PATH; where it is missing, the guard blocks
+// the call (exit 2, the reason on stderr) instead of letting a session run
+// unguarded because sh exited 127.
+const portableGuard = `command -v %[1]s >/dev/null 2>&1 || { echo "%[1]s is not on PATH: install it (go install github.com/sentinel-guard/sentinel/cmd/...@latest) or remove it from .claude/settings.json" >&2; exit 2; }; exec `
+
+// splitGuard returns a hook command without the portable guard.
+func splitGuard(command string) string {
+	if i := strings.Index(command, "; exec "); i >= 0 && strings.HasPrefix(command, "command -v ") {
+		return command[i+len("; exec "):]
+	}
+	return command
+}
+
+// hookExecutable is the file a hook command runs: its first word, looked up
+// on PATH when it has no directory (portable installs). "" if not found.
+func hookExecutable(command string) string {
+	w := commandWords(splitGuard(command))
+	if len(w) == 0 {
+		return ""
+	}
+	if !strings.Contains(w[0], "/") {
+		p, err := exec.LookPath(w[0])
+		if err != nil {
+			return ""
+		}
+		return p
+	}
+	return w[0]
+}
+
 // recognises reports whether a hook command is this hook: its program is
 // named like ours or is exe (an install with --hook-path may name it
 // otherwise), with our arguments.
 func (h ourHook) recognises(command, exe string) bool {
-	w := commandWords(command)
+	w := commandWords(splitGuard(command))
 	return len(w) > 0 && (filepath.Base(w[0]) == h.Program || exe != "" && w[0] == exe) && slices.Equal(w[1:], h.Args)
 }
 
+// command is the hook command for exe: an absolute path as is, a bare
+// program name (install --project) behind the portable guard if it judges
+// calls (a missing seal on SessionEnd blocks nothing).
 func (h ourHook) command(exe string) string {
 	c := shellQuote(exe)
 	for _, a := range h.Args {
 		c += " " + a
+	}
+	if !strings.Contains(exe, "/") && h.Program == "sentinel-hook" {
+		c = fmt.Sprintf(portableGuard, exe) + c
 	}
 	return c
 }
@@ -245,8 +285,33 @@ func isExecutable(p string) bool {
 	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
 }
 
+// settingsChange is what install and uninstall print with --json.
+type settingsChange struct {
+	Path    string   `json:"path"`
+	Scope   string   `json:"scope"`
+	Changes []string `json:"changes"` // "+ hooks.EVENT: {...}" or "- ...", as in the text form
+	DryRun  bool     `json:"dry_run"`
+	Written bool     `json:"written"`
+	Backup  string   `json:"backup,omitempty"`
+	Created bool     `json:"created,omitempty"`
+	// Settings is the whole file as it is (or, with --dry-run, would be) after the change.
+	Settings json.RawMessage `json:"settings"`
+}
+
 // applySettings writes (unless dryRun) and prints the summary.
-func applySettings(w io.Writer, verb string, f settingsFile, o *jobject, exists bool, changes []string, dryRun bool) error {
+func applySettings(w io.Writer, verb string, f settingsFile, o *jobject, exists bool, changes []string, dryRun, asJSON bool) error {
+	res := settingsChange{Path: f.Path, Scope: f.Scope, Changes: append([]string{}, changes...), DryRun: dryRun,
+		Settings: encodeSettings(o)}
+	if len(changes) > 0 && !dryRun {
+		backup, err := writeSettings(f.Path, o, exists)
+		if err != nil {
+			return fail(exitError, "writing %s: %v", f.Path, err)
+		}
+		res.Written, res.Backup, res.Created = true, backup, backup == ""
+	}
+	if asJSON {
+		return protoJSON(w, res)
+	}
 	fmt.Fprintf(w, "%s (%s settings)\n", f.Path, f.Scope)
 	if len(changes) == 0 {
 		fmt.Fprintf(w, "nothing to change: %s\n", verb)
@@ -255,24 +320,19 @@ func applySettings(w io.Writer, verb string, f settingsFile, o *jobject, exists 
 	for _, c := range changes {
 		fmt.Fprintln(w, c)
 	}
-	if dryRun {
+	switch {
+	case dryRun:
 		fmt.Fprintln(w, "dry run: nothing written")
-		return nil
-	}
-	backup, err := writeSettings(f.Path, o, exists)
-	if err != nil {
-		return fail(exitError, "writing %s: %v", f.Path, err)
-	}
-	if backup != "" {
-		fmt.Fprintf(w, "backup: %s\n", backup)
-	} else {
+	case res.Backup != "":
+		fmt.Fprintf(w, "backup: %s\n", res.Backup)
+	default:
 		fmt.Fprintln(w, "created the file")
 	}
 	return nil
 }
 
 func newInstallCmd() *cobra.Command {
-	var user, project, dryRun, sealOnEnd bool
+	var user, project, dryRun, sealOnEnd, asJSON bool
 	var hookPath string
 	var timeout int
 	install := &cobra.Command{
@@ -293,8 +353,14 @@ a file that is not valid JSON and says where it breaks. It prints exactly
 what it adds (+) and removes (-); --dry-run prints the same and writes nothing.
 
 The hook path is sentinel-hook beside this sentinel, else on PATH, else
---hook-path. Keep --timeout well under a minute: a hook that times out
-lets the call through.
+--hook-path, written as an absolute path into the user settings. The project
+settings are committed and read on colleagues' machines, so --project writes
+the bare name sentinel-hook, looked up on each machine's PATH when Claude
+Code runs it, behind a guard that blocks the call (exit 2, with how to
+install it) where sentinel-hook is missing: a colleague without sentinel is
+stopped and told, never silently unguarded. --hook-path overrides this.
+Keep --timeout well under a minute: a hook that times out lets the call
+through.
 
 Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 		Example: `  sentinel install --dry-run
@@ -314,6 +380,17 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			if err != nil {
 				return err
 			}
+			self, err := os.Executable()
+			if err != nil {
+				return fail(exitError, "cannot find the sentinel executable: %v", err)
+			}
+			if project && hookPath == "" {
+				// Portable: each machine resolves the names on its PATH.
+				if lp, err := exec.LookPath("sentinel-hook"); err != nil || lp != hookExe {
+					fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: note: the project settings name sentinel-hook by PATH; here PATH finds %s, not %s\n", dashIfEmpty(lp), hookExe)
+				}
+				hookExe, self = "sentinel-hook", "sentinel"
+			}
 			o, exists, err := readSettings(f.Path)
 			if err != nil {
 				return fail(exitError, "%v", err)
@@ -324,13 +401,9 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			changes := addHook(o, preHook, hookExe, timeout)
 			changes = append(changes, addHook(o, postHook, hookExe, timeout)...)
 			if sealOnEnd {
-				self, err := os.Executable()
-				if err != nil {
-					return fail(exitError, "cannot find the sentinel executable: %v", err)
-				}
 				changes = append(changes, addHook(o, sessionEndHook, self, 60)...)
 			}
-			return applySettings(cmd.OutOrStdout(), "sentinel is already installed", f, o, exists, changes, dryRun)
+			return applySettings(cmd.OutOrStdout(), "sentinel is already installed", f, o, exists, changes, dryRun, asJSON)
 		},
 	}
 	install.Flags().BoolVar(&user, "user", false, "write the user settings, ~/.claude/settings.json (default)")
@@ -338,13 +411,14 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 	install.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes, write nothing")
 	install.Flags().StringVar(&hookPath, "hook-path", "", "path of sentinel-hook (default: beside sentinel, else PATH)")
 	install.Flags().IntVar(&timeout, "timeout", 10, "hook timeout in seconds")
+	install.Flags().BoolVar(&asJSON, "json", false, "print the file, the changes and the backup as JSON")
 	install.Flags().BoolVar(&sealOnEnd, "seal-on-session-end", false, "also add a SessionEnd hook running 'sentinel seal --if-due'")
 	return install
 }
 
 func newUninstallCmd() *cobra.Command {
 
-	var uUser, uProject, uDryRun bool
+	var uUser, uProject, uDryRun, uJSON bool
 	uninstall := &cobra.Command{
 		Use:   "uninstall [--user|--project] [--dry-run]",
 		Short: "Remove sentinel's hooks from Claude Code's settings",
@@ -376,11 +450,12 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			for _, h := range allOurHooks {
 				changes = append(changes, removeHook(o, h, "")...)
 			}
-			return applySettings(cmd.OutOrStdout(), "no sentinel hooks in this file", f, o, exists, changes, uDryRun)
+			return applySettings(cmd.OutOrStdout(), "no sentinel hooks in this file", f, o, exists, changes, uDryRun, uJSON)
 		},
 	}
 	uninstall.Flags().BoolVar(&uUser, "user", false, "edit the user settings (default)")
 	uninstall.Flags().BoolVar(&uProject, "project", false, "edit the project settings")
 	uninstall.Flags().BoolVar(&uDryRun, "dry-run", false, "print the changes, write nothing")
+	uninstall.Flags().BoolVar(&uJSON, "json", false, "print the file, the changes and the backup as JSON")
 	return uninstall
 }

@@ -20,6 +20,7 @@ func sealKeyPath(flag string) (string, error) {
 func newKeygenCmd() *cobra.Command {
 	var keyFlag string
 	var unencrypted bool
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "keygen",
 		Short: "Create the operator's signing key for seals (encrypted)",
@@ -48,7 +49,8 @@ password was available.`,
 		Example: `  sentinel keygen                          # prompts for the password
   SENTINEL_PASSWORD=... sentinel keygen    # unattended
   sentinel keygen --key /secure/sentinel-ci.key
-  sentinel keygen --unencrypted --key /home/sealer/signing.key   # owned by another account`,
+  sentinel keygen --unencrypted --key /home/sealer/signing.key   # owned by another account
+  sentinel keygen --json | jq -r .fingerprint    # the fingerprint to publish`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := sealKeyPath(keyFlag)
@@ -66,6 +68,10 @@ password was available.`,
 				return fail(exitError, "keygen: %v", err)
 			}
 			w := cmd.OutOrStdout()
+			if asJSON {
+				return protoJSON(w, map[string]any{"key": path, "public_key": seal.PublicKeyPath(path),
+					"fingerprint": seal.Fingerprint(&key.PublicKey), "encrypted": !unencrypted})
+			}
 			how := "encrypted"
 			if unencrypted {
 				how = "NOT encrypted"
@@ -78,5 +84,6 @@ password was available.`,
 	}
 	cmd.Flags().StringVar(&keyFlag, "key", "", "write the key to this file instead of the default")
 	cmd.Flags().BoolVar(&unencrypted, "unencrypted", false, "write the private key without a password (for a key owned by another account)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the paths and the fingerprint to publish as JSON")
 	return cmd
 }

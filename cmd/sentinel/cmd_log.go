@@ -66,8 +66,27 @@ type logEntry struct {
 	*register.Entry
 	Salt  []byte          `json:"salt,omitempty"`
 	Input json.RawMessage `json:"input,omitempty"`
+	// Attended is whether a human could answer the call's prompt: a
+	// property of decisions (and errors) only. Grade and outcome entries
+	// are no call's decision, so it is null for them (the register stores
+	// false there, under the hash), and select(.attended == false) finds
+	// exactly the unattended decisions.
+	Attended *bool `json:"attended"`
 	// Outcome is derived (sentinel outcomes): approved/unknown, held/breached, ran/not_run.
 	Outcome string `json:"outcome,omitempty"`
+}
+
+// entryJSON is e as every --json output prints an entry.
+func entryJSON(e *register.Entry) logEntry {
+	le := logEntry{Entry: e}
+	if e.Kind == register.KindDecision || e.Kind == register.KindError {
+		a := e.Attended
+		le.Attended = &a
+	}
+	if json.Valid(e.Input) {
+		le.Input = e.Input
+	}
+	return le
 }
 
 func printLog(w io.Writer, es []*register.Entry) {
@@ -176,10 +195,8 @@ Exit codes: 0 printed (an empty register prints nothing), 3 usage,
 			out := make([]logEntry, 0, len(es))
 			oc := logOutcomes(reg, es)
 			for _, e := range es {
-				le := logEntry{Entry: e, Outcome: oc[e.Seq]}
-				if json.Valid(e.Input) {
-					le.Input = e.Input
-				}
+				le := entryJSON(e)
+				le.Outcome = oc[e.Seq]
 				out = append(out, le)
 			}
 			enc := json.NewEncoder(cmd.OutOrStdout())

@@ -105,6 +105,31 @@ type sealOutput struct {
 	Error    string         `json:"error,omitempty"`
 }
 
+// recordJSON is a seal record under --json: Rekor's answer embedded as the
+// JSON it is, not as a string holding JSON.
+type recordJSON struct {
+	*seal.Record
+	RekorEntry json.RawMessage `json:"rekor_entry,omitempty"`
+}
+
+func rawRecord(r *seal.Record) *recordJSON {
+	if r == nil {
+		return nil
+	}
+	j := &recordJSON{Record: r}
+	if json.Valid([]byte(r.RekorEntry)) {
+		j.RekorEntry = json.RawMessage(r.RekorEntry)
+	}
+	return j
+}
+
+type sealOutputJSON struct {
+	*sealOutput
+	Uploaded []*recordJSON `json:"uploaded"`
+	New      *recordJSON   `json:"new"`
+	Pending  *recordJSON   `json:"pending"`
+}
+
 func describeSeal(r *seal.Record) string {
 	s := fmt.Sprintf("seal %d (entries 1..%d)", r.ID, r.Size)
 	if e, err := r.Entry(); err == nil {
@@ -218,7 +243,11 @@ func sealPrint(w io.Writer, asJSON bool, out *sealOutput, upErr error) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		js := sealOutputJSON{sealOutput: out, Uploaded: []*recordJSON{}, New: rawRecord(out.New), Pending: rawRecord(out.Pending)}
+		for _, r := range out.Uploaded {
+			js.Uploaded = append(js.Uploaded, rawRecord(r))
+		}
+		if err := enc.Encode(js); err != nil {
 			return fail(exitError, "%v", err)
 		}
 	} else {
