@@ -27,6 +27,9 @@ type sealConfig struct {
 		EveryEntries int64  `toml:"every_entries"`
 		Every        string `toml:"every"`
 		RekorURL     string `toml:"rekor_url"`
+		// RekorPublicKey is the PEM file of a private log's key, pinned by
+		// verify instead of the public-good key.
+		RekorPublicKey string `toml:"rekor_public_key"`
 	} `toml:"seal"`
 	every time.Duration
 }
@@ -45,7 +48,7 @@ func loadSealConfig() (*sealConfig, string, error) {
 	case err != nil:
 		return nil, path, fmt.Errorf("%s: %v", path, err)
 	case len(md.Undecoded()) > 0:
-		return nil, path, fmt.Errorf("%s: unknown key %q (known: [seal] every_entries, every, rekor_url)", path, md.Undecoded()[0].String())
+		return nil, path, fmt.Errorf("%s: unknown key %q (known: [seal] every_entries, every, rekor_url, rekor_public_key)", path, md.Undecoded()[0].String())
 	}
 	if c.every, err = time.ParseDuration(c.Seal.Every); err != nil || c.every <= 0 {
 		return nil, path, fmt.Errorf("%s: every = %q is not a positive duration (e.g. \"24h\")", path, c.Seal.Every)
@@ -168,13 +171,17 @@ directory:
   every_entries = 500               # seal after this many new entries
   every = "24h"                     # or when the oldest unsealed entry is older
   rekor_url = "https://rekor.sigstore.dev"
+  rekor_public_key = "/etc/sentinel/rekor.pub"   # a private log's key, for verify
 
+The log is the public-good Rekor (rekor.sigstore.dev) unless --rekor-url,
+else $SENTINEL_REKOR_URL, else rekor_url in seal.toml names another.
 Exit codes: 0 sealed, up to date or not due; 3 usage or bad seal.toml; 4 could
 not seal (Rekor unreachable: the seal is pending); 5 no register or no
 signing key.`,
 		Example: `  sentinel seal
   sentinel seal --if-due
-  sentinel seal --rekor-url http://127.0.0.1:3000 --json`,
+  sentinel seal --rekor-url http://127.0.0.1:3000 --json
+  SENTINEL_REKOR_URL=https://rekor.internal.example sentinel seal`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, _, err := loadSealConfig()

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -50,8 +52,9 @@ bundle, the key inside it: compare its fingerprint with the one the operator
 published, or better pin it with --operator-key (the documented way; see
 docs/verify-a-register.md).
 
-Offline by default, pinned to the public-good Rekor key built into sentinel
-(--rekor-key for a private log). --online asks the live log too: each seal's
+Offline by default, pinned to the public-good Rekor key built into sentinel.
+For a private log pin its key: --rekor-key FILE, else $SIGSTORE_REKOR_PUBLIC_KEY
+(the variable cosign reads), else rekor_public_key in seal.toml. --online asks the live log too: each seal's
 entry and a consistency proof to the current tree, then the log's search index
 for every entry the operator key signed (as rekor-cli search --public-key).
 One that the register or bundle does not account for fails: a later seal cut
@@ -72,9 +75,9 @@ operator key for a sealed one.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
-			rk, err := seal.LoadRekorKey(rekorKeyPath)
+			rk, keyFrom, err := rekorKey(rekorKeyPath)
 			if err != nil {
-				return fail(exitError, "Rekor key: %v", err)
+				return err
 			}
 			o := seal.VerifyOptions{Rekor: rk, AllowUnsealed: allowUnsealed}
 			if operatorKeyPath != "" {
@@ -156,6 +159,9 @@ operator key for a sealed one.`,
 				rep.WriteText(w)
 			}
 			switch {
+			case !rep.OK && strings.Contains(rep.Failure, "pinned Rekor key"):
+				fmt.Fprintln(cmd.ErrOrStderr(), "sentinel: "+rekorKeyHint(keyFrom))
+				return exitCode(exitFailure)
 			case !rep.OK:
 				return exitCode(exitFailure)
 			case onlineErr != nil:
@@ -169,7 +175,7 @@ operator key for a sealed one.`,
 	f.BoolVar(&online, "online", false, "also ask the live Rekor log: each seal's entry, a consistency proof, and every entry the operator key signed (search index)")
 	f.BoolVar(&allowUnsealed, "allow-unsealed", false, "accept entries no verified seal covers (reported as unsealed, proving nothing) instead of failing")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	f.StringVar(&rekorKeyPath, "rekor-key", "", "pin this Rekor public key (PEM) instead of the public-good key")
+	f.StringVar(&rekorKeyPath, "rekor-key", "", "pin this Rekor public key (PEM) instead of the public-good key (env SIGSTORE_REKOR_PUBLIC_KEY)")
 	f.StringVar(&operatorKeyPath, "operator-key", "", "pin this operator public key (PEM)")
 	f.StringVar(&keyFlag, "key", "", "the signing key whose .pub to use (default: sentinel keygen's)")
 	f.StringVar(&rekorURL, "rekor-url", "", "with --online: ask this log instead of the one each seal was made in")

@@ -5,23 +5,36 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/seal"
 )
 
+// The environment variables that point sentinel at a private Rekor. The
+// key's is cosign's, so one setting serves both tools.
+const (
+	envRekorURL = "SENTINEL_REKOR_URL"
+	envRekorKey = "SIGSTORE_REKOR_PUBLIC_KEY"
+)
+
 // sealTarget resolves what every sealing command needs: the Rekor URL
-// (the --rekor-url flag when given, else seal.toml, else the public-good
-// log) and the operator's signing key (--key, else the keygen default).
-// Errors come back as the command's exit error.
+// (--rekor-url when given, else $SENTINEL_REKOR_URL, else seal.toml's
+// rekor_url, else the public-good log) and the operator's signing key
+// (--key, else the keygen default). Errors come back as the command's exit
+// error.
 func sealTarget(cmd *cobra.Command, rekorURL, keyFlag string) (string, *ecdsa.PrivateKey, error) {
 	cfg, _, err := loadSealConfig()
 	if err != nil {
 		return "", nil, fail(exitUsage, "%v", err)
 	}
-	if !cmd.Flags().Changed("rekor-url") && cfg.Seal.RekorURL != "" {
-		rekorURL = cfg.Seal.RekorURL
+	if !cmd.Flags().Changed("rekor-url") {
+		if u := os.Getenv(envRekorURL); u != "" {
+			rekorURL = u
+		} else if cfg.Seal.RekorURL != "" {
+			rekorURL = cfg.Seal.RekorURL
+		}
 	}
 	keyPath, err := sealKeyPath(keyFlag)
 	if err != nil {
@@ -38,4 +51,36 @@ func sealTarget(cmd *cobra.Command, rekorURL, keyFlag string) (string, *ecdsa.Pr
 		return "", nil, fail(exitError, "signing key: %v", err)
 	}
 	return rekorURL, key, nil
+}
+
+// rekorKey resolves the Rekor key verify pins: --rekor-key, else
+// $SIGSTORE_REKOR_PUBLIC_KEY, else seal.toml's rekor_public_key, else the
+// public-good key built in. It returns where the key came from, for the
+// report and the hint on failure.
+func rekorKey(flag string) (*seal.RekorKey, string, error) {
+	path, from := flag, "--rekor-key"
+	if path == "" {
+		path, from = os.Getenv(envRekorKey), "$"+envRekorKey
+	}
+	if path == "" {
+		cfg, cfgPath, err := loadSealConfig()
+		if err != nil {
+			return nil, "", fail(exitUsage, "%v", err)
+		}
+		path, from = cfg.Seal.RekorPublicKey, cfgPath+" rekor_public_key"
+	}
+	if path == "" {
+		from = "the public-good key built in"
+	}
+	rk, err := seal.LoadRekorKey(path)
+	if err != nil {
+		return nil, from, fail(exitError, "Rekor key from %s: %v", from, err)
+	}
+	return rk, from, nil
+}
+
+// rekorKeyHint is said when a seal does not verify against the pinned key.
+func rekorKeyHint(from string) string {
+	return "the Rekor key pinned is " + from + "; for a private log pin its key with --rekor-key FILE, " +
+		"$" + envRekorKey + "=FILE or rekor_public_key in seal.toml"
 }
