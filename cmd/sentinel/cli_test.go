@@ -241,3 +241,52 @@ func TestPortableHookCommand(t *testing.T) {
 		t.Errorf("install does not recognise its own portable command")
 	}
 }
+
+// go.mod asks for Go 1.26.0, so that every Go 1.26.x builds sentinel with
+// GOTOOLCHAIN=local (the README says "Go 1.26"); go mod tidy writes 1.26
+// as 1.26.0. A toolchain line would make older 1.26 releases download one.
+func TestGoLineAcceptsEvery126(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "go ") && line != "go 1.26.0" && line != "go 1.26" {
+			t.Errorf("go.mod: %q, want go 1.26.0", line)
+		}
+		if strings.HasPrefix(line, "toolchain ") {
+			t.Errorf("go.mod: %q: any 1.26.x must build without downloading a toolchain", line)
+		}
+	}
+}
+
+// Every `bin/sentinel ...` line of the README is run, verbatim, by
+// testdata/script/readme.txtar.
+func TestREADMECommandsRun(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile(filepath.Join("..", "..", "testdata", "script", "readme.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(readme), "\n") {
+		cmd, ok := strings.CutPrefix(line, "bin/sentinel ")
+		if !ok {
+			continue
+		}
+		if i := strings.Index(cmd, " #"); i >= 0 {
+			cmd = cmd[:i]
+		}
+		cmd = "sentinel " + strings.TrimSpace(cmd)
+		n++
+		if !strings.Contains(string(script), cmd) {
+			t.Errorf("README runs %q, testdata/script/readme.txtar does not", cmd)
+		}
+	}
+	if n < 10 {
+		t.Errorf("found only %d sentinel commands in README.md", n)
+	}
+}

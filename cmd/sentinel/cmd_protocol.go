@@ -239,19 +239,28 @@ bundle or stops.json could not be read.`,
 
 func newProtocolKeepCmd() *cobra.Command {
 	var note string
+	var gradedTrue bool
 	keep := &cobra.Command{
-		Use:   "keep SEQ...",
+		Use:   "keep SEQ... | --graded-true",
 		Short: "Print must-keep lines (SEQ COMMITMENT) for register entries",
 		Long: `keep prints one must-keep line per entry, "SEQ COMMITMENT # note", taken from
 the register, ready for a must-keep file (sentinel replay --must-keep); a
 protocol file takes the same seq and commitment as [[must_keep]] tables.
 Only denied decisions can be kept: the gate asks that they stay denied.
+--graded-true takes every deny whose latest grade is true: the stops you
+judged right are the ones a rule change must not lose.
 
 Exit codes: 0 printed, 3 usage or an entry is not a deny, 4 the register
 could not be read, 5 no register or no such entry.`,
 		Example: `  sentinel protocol keep 412 415 > keep.txt
+  sentinel protocol keep --graded-true > keep.txt
   sentinel replay --must-keep keep.txt`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if (len(args) == 0) != gradedTrue {
+				return fail(exitUsage, "give the entries to keep (SEQ...) or --graded-true, one of the two")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := protoOpenRegister(true)
 			if err != nil {
@@ -259,6 +268,14 @@ could not be read, 5 no register or no such entry.`,
 			}
 			defer r.Close()
 			w := cmd.OutOrStdout()
+			if gradedTrue {
+				if args, err = deniesGradedTrue(r); err != nil {
+					return fail(exitError, "%v", err)
+				}
+				if len(args) == 0 {
+					fmt.Fprintln(w, "# no deny is graded true yet: sentinel grades --ungraded")
+				}
+			}
 			for _, a := range args {
 				var seq int64
 				if _, err := fmt.Sscan(a, &seq); err != nil || seq < 1 || fmt.Sprint(seq) != a {
@@ -287,6 +304,7 @@ could not be read, 5 no register or no such entry.`,
 		},
 	}
 	keep.Flags().StringVar(&note, "note", "", "note for every line (default: tool, rules and mode)")
+	keep.Flags().BoolVar(&gradedTrue, "graded-true", false, "keep every deny whose latest grade is true")
 	return keep
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -316,4 +317,32 @@ func readNote(w io.Writer, key func() (byte, error)) (string, error) {
 			w.Write([]byte{k})
 		}
 	}
+}
+
+// deniesGradedTrue lists, streaming the register once, the denies whose
+// latest grade is true, as sequence numbers in order.
+func deniesGradedTrue(r *register.Register) ([]string, error) {
+	denies := map[int64]bool{}
+	latest := map[int64]string{}
+	err := r.Each(1, func(e *register.Entry) error {
+		switch {
+		case protocol.IsFlag(*e) && e.Decision == "deny":
+			denies[e.Seq] = true
+		case e.Kind == register.KindGrade && denies[e.Ref]:
+			latest[e.Ref] = e.Label
+		}
+		return nil
+	})
+	var seqs []int64
+	for s, l := range latest {
+		if l == protocol.GradeTrue {
+			seqs = append(seqs, s)
+		}
+	}
+	slices.Sort(seqs)
+	out := make([]string, len(seqs))
+	for i, s := range seqs {
+		out[i] = strconv.FormatInt(s, 10)
+	}
+	return out, err
 }
