@@ -199,14 +199,19 @@ would take.`,
 	return grades
 }
 
-// gradedFlag is one line of `sentinel grades`.
-type gradedFlag struct {
+// flagFields are what every listing of flags shows of the decision.
+type flagFields struct {
 	Seq      int64     `json:"seq"`
 	Time     time.Time `json:"time"`
 	Tool     string    `json:"tool"`
 	Decision string    `json:"decision"`
 	Attended bool      `json:"attended"`
 	Rules    []string  `json:"rules"`
+}
+
+// gradedFlag is one line of `sentinel grades`.
+type gradedFlag struct {
+	flagFields
 	Outcome  string    `json:"outcome"`
 	Grade    string    `json:"grade"`
 	GradeSeq int64     `json:"grade_seq"`
@@ -241,8 +246,8 @@ func collectGrades(each func(func(register.Entry) error) error) (*gradesReport, 
 			}
 			var n gradeNote
 			_ = json.Unmarshal(e.Input, &n) // commitment-only grades have no note
-			g := &gradedFlag{Seq: f.Seq, Time: f.Time, Tool: f.Tool, Decision: f.Decision, Attended: f.Attended,
-				Rules: f.Rules, Grade: e.Label, GradeSeq: e.Seq, GradedAt: e.Time, Note: n.Note}
+			g := &gradedFlag{flagFields: flagFields{Seq: f.Seq, Time: f.Time, Tool: f.Tool, Decision: f.Decision,
+				Attended: f.Attended, Rules: f.Rules}, Grade: e.Label, GradeSeq: e.Seq, GradedAt: e.Time, Note: n.Note}
 			if old := latest[e.Ref]; old != nil {
 				g.Regraded = old.Regraded + 1
 			}

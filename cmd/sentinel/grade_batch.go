@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -123,14 +122,9 @@ func appendGrades(r *register.Register, lines []gradeLine) ([]appended, error) {
 
 // ungradedFlag is one line of `grades --ungraded`.
 type ungradedFlag struct {
-	Seq      int64     `json:"seq"`
-	Time     time.Time `json:"time"`
-	Tool     string    `json:"tool"`
-	Decision string    `json:"decision"`
-	Attended bool      `json:"attended"`
-	Rules    []string  `json:"rules"`
-	Reason   string    `json:"reason"`
-	Input    string    `json:"input"` // the command or path, shortened; "" when withheld
+	flagFields
+	Reason string `json:"reason"`
+	Input  string `json:"input"` // the command or path, shortened; "" when withheld
 }
 
 // ungradedFlags streams the register once and keeps only the flags not
@@ -147,8 +141,8 @@ func ungradedFlags(r *register.Register) ([]ungradedFlag, error) {
 			if len(e.Input) > 0 {
 				in = shortInput(e.Input, 200)
 			}
-			flags = append(flags, ungradedFlag{Seq: e.Seq, Time: e.Time, Tool: e.Tool, Decision: e.Decision,
-				Attended: e.Attended, Rules: append([]string{}, e.Rules...), Reason: e.Reason, Input: in})
+			flags = append(flags, ungradedFlag{flagFields: flagFields{Seq: e.Seq, Time: e.Time, Tool: e.Tool,
+				Decision: e.Decision, Attended: e.Attended, Rules: append([]string{}, e.Rules...)}, Reason: e.Reason, Input: in})
 		case e.Kind == register.KindGrade:
 			graded[e.Ref] = true
 		}
