@@ -110,6 +110,18 @@ func setup() (*env, string, error) {
 			return nil, "", err
 		}
 	}
+	// go test caches a passing result by what this process read; the build
+	// below reads the sources in a child, so look at them here too, or a
+	// cached pass would hide a change to the hooks.
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if err == nil && (strings.HasSuffix(p, ".go") || d.Name() == "go.mod" || d.Name() == "go.sum") {
+			os.Stat(p)
+		}
+		return nil
+	})
 	build := exec.Command("go", "build", "-o", dir+"/", "./cmd/sentinel", "./cmd/sentinel-hook")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
