@@ -146,6 +146,10 @@ func fromDecision(in *resultIn) (Verdict, bool) {
 	case hookCode:
 		// A hook's ask rejected by the harness: nobody could answer.
 		v.Stopper, v.Marker, v.Unanswered = StopHook, in.textOK && in.snip.hasMarker(), true
+	case strings.HasPrefix(pd.ReasonCode, "rule:") || pd.ReasonType == "subcommandResults" || pd.ReasonType == "rule":
+		// Before the source: in -p 2.1.328 writes an operator deny rule
+		// with source "user_reject" (the e2e suite's p-* runs).
+		v.Stopper = StopRules
 	case human:
 		v.Stopper, v.Answer = StopUser, AnswerDeclined
 	case strings.HasPrefix(pd.ReasonCode, "classifier:") || pd.ReasonType == "classifier" ||
@@ -154,8 +158,6 @@ func fromDecision(in *resultIn) (Verdict, bool) {
 		if v.Kind == KindBlocked {
 			v.Category = classifierCategory(in.snip, in.textOK)
 		}
-	case strings.HasPrefix(pd.ReasonCode, "rule:") || pd.ReasonType == "subcommandResults" || pd.ReasonType == "rule":
-		v.Stopper = StopRules
 	default:
 		// mode:dontAsk, mode:plan, and a call that needed approval with no
 		// prompt possible (unknown, bashMiss:*, safetyCheck): nobody to ask.

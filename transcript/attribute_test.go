@@ -38,6 +38,10 @@ var section4 = []struct {
 	{"an operator deny rule", "permission-rule", "Permission to use Bash with command npm install x has been denied.", "sdk-cli",
 		map[string]any{"decision": "reject", "source": "config", "reasonType": "subcommandResults", "reasonCode": "rule:userSettings", "ruleSource": "userSettings"}, false,
 		Verdict{Stopper: StopRules, Structured: true}},
+	{"an operator deny rule in -p (source user_reject, seen in e2e/claudecode)", "permission-rule",
+		"Permission to use Bash with command touch forbidden-marker has been denied.", "sdk-cli",
+		map[string]any{"decision": "reject", "source": "user_reject", "reasonType": "rule", "ruleSource": "userSettings", "reasonCode": "rule:userSettings"}, false,
+		Verdict{Stopper: StopRules, Structured: true}},
 	{"dontAsk mode", "permission-rule", "Permission to use Bash has been denied because Claude Code is running in don't ask mode.", "sdk-cli",
 		map[string]any{"decision": "reject", "source": "config", "reasonType": "mode", "reasonCode": "mode:dontAsk"}, false,
 		Verdict{Stopper: StopNoHuman, Structured: true}},
@@ -114,7 +118,7 @@ func TestSection4(t *testing.T) {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got[id], c.want)
 		}
 	}
-	if src.StructuredResults != 14 {
+	if src.StructuredResults != 15 {
 		t.Errorf("structured results %d", src.StructuredResults)
 	}
 }
