@@ -22,8 +22,6 @@ import (
 var pending = map[string]string{
 	"headless-unattended": "issue 10 item 2, lifecycle: -p is unattended, an ask becomes a deny",
 	"post-failure":        "issue 10 item 4, census: PostToolUseFailure installed and joined",
-	"census":              "issue 10 item 3, census: attribution from permissionDecision and the register",
-	"outcomes":            "issue 10 item 3, census: outcomes from the harness's record",
 }
 
 // call is one tool call as the suite saw it, against its truth.
