@@ -3,18 +3,24 @@ package seal
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/sigstore/rekor/pkg/client"
 	genclient "github.com/sigstore/rekor/pkg/generated/client"
 	"github.com/sigstore/rekor/pkg/generated/client/entries"
+	"github.com/sigstore/rekor/pkg/generated/client/index"
 	"github.com/sigstore/rekor/pkg/generated/models"
+	"github.com/sigstore/rekor/pkg/types"
+	_ "github.com/sigstore/rekor/pkg/types/hashedrekord/v0.0.1" // registers the kind, for leafUUID
+	"github.com/transparency-dev/merkle/rfc6962"
 
 	"github.com/sentinel-guard/sentinel/internal/version"
 )
@@ -71,16 +77,15 @@ func upload(ctx context.Context, url string, r *Record) error {
 	if err != nil {
 		return &UploadError{URL: url, Err: err}
 	}
-	params := entries.NewCreateLogEntryParams().
-		WithProposedEntry(proposedEntry([]byte(r.Checkpoint), r.Signature, r.PublicKey))
+	pe := proposedEntry([]byte(r.Checkpoint), r.Signature, r.PublicKey)
+	params := entries.NewCreateLogEntryParams().WithProposedEntry(pe)
 	resp, err := c.Entries.CreateLogEntryContext(ctx, params)
 	var uuid string
 	var entry models.LogEntryAnon
 	var conflict *entries.CreateLogEntryConflict
 	switch {
 	case errors.As(err, &conflict):
-		uuid = path.Base(conflict.Location.String())
-		uuid, entry, err = fetchEntry(ctx, c, uuid)
+		uuid, entry, err = resolveConflict(ctx, c, conflict, pe, r)
 		if err != nil {
 			return &UploadError{URL: url, Err: fmt.Errorf("entry exists (409) but fetching it failed: %w", err)}
 		}
@@ -100,6 +105,101 @@ func upload(ctx context.Context, url string, r *Record) error {
 	}
 	r.RekorURL, r.RekorUUID, r.RekorEntry = url, uuid, string(raw)
 	return nil
+}
+
+// resolveConflict finds the existing entry a 409 refers to, without
+// trusting the Location header to be there: real Rekor sends it, but a
+// proxy may drop it, and without it a seal whose answer was lost would
+// stay pending for ever. In order: the header; the UUID in the 409's
+// message; the UUID computed as Rekor computes it (the RFC 6962 leaf hash
+// of the canonicalised entry, which is the proposed entry we sent); and
+// last a search of the log's index by the checkpoint's hash, keeping the
+// entry that carries exactly our signature. Whatever is found is checked
+// afterwards like any answer (VerifyRecord binds it to this checkpoint and
+// key), so a wrong guess fails verification instead of sealing.
+func resolveConflict(ctx context.Context, c *genclient.Rekor, conflict *entries.CreateLogEntryConflict, pe *models.Hashedrekord, r *Record) (string, models.LogEntryAnon, error) {
+	var tried []string
+	if loc := conflict.Location.String(); loc != "" {
+		tried = append(tried, path.Base(loc))
+	}
+	if conflict.Payload != nil {
+		if m := uuidInMessage.FindString(conflict.Payload.Message); m != "" {
+			tried = append(tried, m)
+		}
+	}
+	if leaf, err := leafUUID(ctx, pe); err == nil {
+		tried = append(tried, leaf)
+	}
+	var lastErr error
+	for _, id := range tried {
+		uuid, entry, err := fetchEntry(ctx, c, id)
+		if err == nil {
+			return uuid, entry, nil
+		}
+		lastErr = err
+	}
+	uuid, entry, err := searchBySignature(ctx, c, []byte(r.Checkpoint), r.Signature)
+	if err != nil && lastErr != nil {
+		err = fmt.Errorf("%w; by UUID: %v", err, lastErr)
+	}
+	return uuid, entry, err
+}
+
+var uuidInMessage = regexp.MustCompile(`\b(?:[0-9a-f]{16})?[0-9a-f]{64}\b`)
+
+// leafUUID is the entry UUID Rekor gives a proposed entry: the RFC 6962
+// leaf hash of its canonical form (64 hex; the log accepts it without the
+// tree id prefix).
+func leafUUID(ctx context.Context, pe models.ProposedEntry) (string, error) {
+	ei, err := types.CreateVersionedEntry(pe)
+	if err != nil {
+		return "", err
+	}
+	leaf, err := types.CanonicalizeEntry(ctx, ei)
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(rfc6962.DefaultHasher.HashLeaf(leaf)), nil
+}
+
+// searchBySignature asks the log's index for the entries of the payload's
+// hash and returns the one whose body carries sig.
+func searchBySignature(ctx context.Context, c *genclient.Rekor, payload, sig []byte) (string, models.LogEntryAnon, error) {
+	sum := sha256.Sum256(payload)
+	q := &models.SearchIndex{Hash: "sha256:" + hex.EncodeToString(sum[:])}
+	resp, err := c.Index.SearchIndexContext(ctx, index.NewSearchIndexParams().WithQuery(q))
+	if err != nil {
+		return "", models.LogEntryAnon{}, fmt.Errorf("searching the log by hash: %w", err)
+	}
+	for _, id := range resp.Payload {
+		uuid, entry, err := fetchEntry(ctx, c, id)
+		if err != nil {
+			continue
+		}
+		if body, ok := entry.Body.(string); ok && bodyHasSignature(body, sig) {
+			return uuid, entry, nil
+		}
+	}
+	return "", models.LogEntryAnon{}, fmt.Errorf("no entry in the log's index for sha256 %x carries this seal's signature", sum)
+}
+
+// bodyHasSignature reports whether a hashedrekord body (base64 JSON) holds sig.
+func bodyHasSignature(body string, sig []byte) bool {
+	raw, err := base64.StdEncoding.DecodeString(body)
+	if err != nil {
+		return false
+	}
+	var hr models.Hashedrekord
+	if err := json.Unmarshal(raw, &hr); err != nil {
+		return false
+	}
+	spec, ok := hr.Spec.(map[string]any)
+	if !ok {
+		return false
+	}
+	s, _ := spec["signature"].(map[string]any)
+	content, _ := s["content"].(string)
+	return content == base64.StdEncoding.EncodeToString(sig)
 }
 
 func fetchEntry(ctx context.Context, c *genclient.Rekor, uuid string) (string, models.LogEntryAnon, error) {

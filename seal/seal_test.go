@@ -269,20 +269,39 @@ func TestPendingThenUploaded(t *testing.T) {
 	}
 }
 
+// TestLostAnswerRecoveredBy409: the upload's answer is lost; the retry
+// gets a 409 and the seal is recovered from the existing entry, nothing
+// signed or uploaded twice. Real Rekor's 409 has a Location header; a
+// proxy may drop it, and then the UUID in the message, and failing that
+// the UUID computed from the entry, still find it (before, such a seal
+// stayed pending for ever).
 func TestLostAnswerRecoveredBy409(t *testing.T) {
-	e := newEnv(t)
-	e.reg.add(3)
-	e.log.DropAnswer.Store(true)
-	if res, err := e.seal(); err == nil || res.Pending == nil {
-		t.Fatal("lost answer not reported")
-	}
-	e.log.Fail.Store(false)
-	res := e.mustSeal()
-	if len(res.Uploaded) != 1 || e.log.Uploads != 1 || e.log.Size() != 1 {
-		t.Fatalf("uploaded %d, log creates %d, size %d", len(res.Uploaded), e.log.Uploads, e.log.Size())
-	}
-	if c := e.check(e.records(), e.reg.hashes, &e.key.PublicKey, e.rkey); c.FirstError() != "" || c.SealedThrough() != 3 {
-		t.Fatal(c.FirstError())
+	for _, tc := range []struct {
+		name               string
+		noLocation, noUUID bool
+	}{{"location", false, false}, {"uuid-in-message", true, false}, {"computed-uuid", true, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.log.NoConflictLocation.Store(tc.noLocation)
+			e.log.NoConflictUUID.Store(tc.noUUID)
+			e.reg.add(3)
+			e.log.DropAnswer.Store(true)
+			if res, err := e.seal(); err == nil || res.Pending == nil {
+				t.Fatal("lost answer not reported")
+			}
+			e.log.Fail.Store(false)
+			res := e.mustSeal()
+			if len(res.Uploaded) != 1 || e.log.Uploads != 1 || e.log.Size() != 1 {
+				t.Fatalf("uploaded %d, log creates %d, size %d", len(res.Uploaded), e.log.Uploads, e.log.Size())
+			}
+			recs := e.records()
+			if len(recs) != 1 || recs[0].Status != seal.StatusSealed {
+				t.Fatalf("records %+v", recs)
+			}
+			if c := e.check(recs, e.reg.hashes, &e.key.PublicKey, e.rkey); c.FirstError() != "" || c.SealedThrough() != 3 {
+				t.Fatal(c.FirstError())
+			}
+		})
 	}
 }
 

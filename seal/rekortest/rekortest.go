@@ -60,6 +60,10 @@ type Log struct {
 	// the entry and then sets Fail, as when the answer is lost on the way
 	// back and the log becomes unreachable.
 	DropAnswer atomic.Bool
+	// NoConflictLocation answers a duplicate upload's 409 without the
+	// Location header (real Rekor sends it; a proxy may drop it), and
+	// NoConflictUUID also leaves the UUID out of the 409's message.
+	NoConflictLocation, NoConflictUUID atomic.Bool
 
 	mu     sync.Mutex
 	tree   *testonly.Tree
@@ -169,8 +173,14 @@ func (l *Log) create(w http.ResponseWriter, r *http.Request) {
 	defer l.mu.Unlock()
 	if _, dup := l.byLeaf[leaf]; dup {
 		id := l.entryID(leaf)
-		w.Header().Set("Location", "/api/v1/log/entries/"+id)
-		writeErr(w, http.StatusConflict, "an equivalent entry already exists in the transparency log with UUID "+id)
+		if !l.NoConflictLocation.Load() {
+			w.Header().Set("Location", "/api/v1/log/entries/"+id)
+		}
+		msg := "an equivalent entry already exists in the transparency log with UUID " + id
+		if l.NoConflictUUID.Load() {
+			msg = "an equivalent entry already exists in the transparency log"
+		}
+		writeErr(w, http.StatusConflict, msg)
 		return
 	}
 	l.byLeaf[leaf] = len(l.bodies)
