@@ -124,6 +124,7 @@ func (r *Register) inTx(fn func(*sql.Tx, *chainHead) error) (err error) {
 	if err != nil {
 		return r.wrap(err)
 	}
+	defer j.close()
 	if err = fn(tx, head); err != nil {
 		return r.wrap(err)
 	}

@@ -617,3 +617,51 @@ func TestSmallDisk(t *testing.T) {
 		t.Fatal(rep)
 	}
 }
+
+// TestProbe: doctor's probe is a real, bounded write: a read-only file
+// system, a full disk and a held write lock all fail it, each with its
+// class, within the wait.
+func TestProbe(t *testing.T) {
+	dir, remount := mountTmpfs(t, "400k")
+	path := filepath.Join(dir, "register.db")
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendN(t, r, 3)
+	r.Close()
+	if err := Probe(path, 200*time.Millisecond); err != nil {
+		t.Fatalf("probe on a healthy register: %v", err)
+	}
+	if n, _ := func() (int64, error) { ro, _ := OpenReadOnly(path); defer ro.Close(); return ro.Count() }(); n != 3 {
+		t.Errorf("the probe wrote an entry: %d entries", n)
+	}
+	// A held write lock: bounded, ErrLocked.
+	hold, _ := Open(path)
+	conn, _ := hold.db.Conn(bg)
+	conn.ExecContext(bg, `BEGIN IMMEDIATE`)
+	start := time.Now()
+	if err := Probe(path, 200*time.Millisecond); !errors.Is(err, ErrLocked) || time.Since(start) > 2*time.Second {
+		t.Errorf("probe under a held lock = %v after %v", err, time.Since(start))
+	}
+	conn.ExecContext(bg, `ROLLBACK`)
+	conn.Close()
+	hold.Close()
+	// A full disk.
+	f, _ := os.Create(filepath.Join(dir, "filler"))
+	for {
+		if _, err := f.Write(make([]byte, 4096)); err != nil {
+			break
+		}
+	}
+	f.Close()
+	if err := Probe(path, 200*time.Millisecond); !errors.Is(err, ErrDiskFull) {
+		t.Errorf("probe on a full disk = %v", err)
+	}
+	os.Remove(filepath.Join(dir, "filler"))
+	// A read-only file system.
+	remount("remount,ro")
+	if err := Probe(path, 200*time.Millisecond); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("probe on a read-only file system = %v", err)
+	}
+}

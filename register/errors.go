@@ -108,21 +108,28 @@ func errnoClass(path string, err error) *Error {
 	return nil
 }
 
+// writeScratch writes n bytes to a temporary file in dir, fsyncs and
+// removes it: the errno of a failure says why dir cannot be written.
+func writeScratch(dir string, n int) error {
+	f, err := os.CreateTemp(dir, ".sentinel-probe-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(make([]byte, n))
+	if err == nil {
+		err = f.Sync()
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return err
+}
+
 // probeDir finds out why the register cannot be written: it tries to create
 // (and removes) a small file beside the register, which fails with the
 // precise errno (EROFS, ENOSPC, EACCES).
 func probeDir(path string) *Error {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".sentinel-probe-*")
-	if err == nil {
-		_, err = f.Write(make([]byte, 4096))
-		if err == nil {
-			err = f.Sync()
-		}
-		f.Close()
-		os.Remove(f.Name())
-	}
-	if err != nil {
+	if err := writeScratch(dir, 4096); err != nil {
 		if p := errnoClass(path, err); p != nil {
 			if p.Class == ErrReadOnly && p.Detail != "read-only file system" {
 				p.Detail = "cannot write in " + dir + " (permission denied); the register needs its directory writable for its write-ahead log"

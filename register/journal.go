@@ -266,10 +266,23 @@ func inode(fi os.FileInfo) uint64 {
 // journalClaim is what a merge leaves for after its commit: removing a
 // fully merged journal, or moving a refused one aside.
 type journalClaim struct {
-	dir     string
+	dir string
+	// f is the merged journal, kept open until done: while it is open its
+	// inode cannot be freed and reused by a new journal, which then could
+	// be taken for it (same inode number, same size: one line each) and
+	// removed unmerged.
+	f       *os.File
 	size    int64  // the journal's size when fully merged (removable)
-	ino     uint64 // its inode
 	refused string // the journal was refused: move it aside
+}
+
+// close releases the claim's file (after done, or when the transaction
+// failed).
+func (j *journalClaim) close() {
+	if j != nil && j.f != nil {
+		j.f.Close()
+		j.f = nil
+	}
 }
 
 // done runs after the transaction has committed.
@@ -277,6 +290,7 @@ func (j *journalClaim) done() {
 	if j == nil {
 		return
 	}
+	defer j.close()
 	path := filepath.Join(j.dir, JournalFile)
 	if j.refused != "" {
 		if os.Rename(path, j.refused) == nil {
@@ -295,7 +309,7 @@ func (j *journalClaim) done() {
 		return
 	}
 	defer unlock()
-	if fi, err := os.Lstat(path); err == nil && fi.Size() == j.size && inode(fi) == j.ino {
+	if fi, err := os.Lstat(path); err == nil && fi.Size() == j.size && j.f != nil && sameFile(j.f, path) {
 		if os.Remove(path) == nil {
 			syncDir(j.dir)
 		}
@@ -337,7 +351,12 @@ func (r *Register) mergeJournal(tx *sql.Tx, head *chainHead) (*journalClaim, err
 	if err != nil {
 		return nil, fmt.Errorf("reading the fallback journal: %w", err)
 	}
-	defer f.Close()
+	keep := false // f goes to the claim when the journal may be removed
+	defer func() {
+		if !keep {
+			f.Close()
+		}
+	}()
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -397,7 +416,8 @@ func (r *Register) mergeJournal(tx *sql.Tx, head *chainHead) (*journalClaim, err
 	if consumed == 0 {
 		if start == size {
 			// Merged earlier, but its removal was skipped (the lock was held).
-			return &journalClaim{dir: dir, size: size, ino: ino}, nil
+			keep = true
+			return &journalClaim{dir: dir, f: f, size: size}, nil
 		}
 		return nil, nil
 	}
@@ -408,7 +428,8 @@ func (r *Register) mergeJournal(tx *sql.Tx, head *chainHead) (*journalClaim, err
 	}
 	head.journalLeft = end < size
 	if end == size {
-		return &journalClaim{dir: dir, size: size, ino: ino}, nil
+		keep = true
+		return &journalClaim{dir: dir, f: f, size: size}, nil
 	}
 	return nil, nil
 }

@@ -95,3 +95,45 @@ func Reset(path, found string) (*Entry, error) {
 	}
 	return e, nil
 }
+
+// probeBytes is what Probe writes beside the register: two appends' worth
+// of write-ahead log, so a disk that cannot take the next append fails.
+const probeBytes = 64 << 10
+
+// Probe proves the register at path can take an append now, by writing:
+// a probeBytes file beside it (written, fsynced, removed) and a real
+// commit of a probe row in the register's meta table (not an entry: the
+// chain is untouched), each waiting at most wait for a lock. A read-only
+// directory or file, a full disk or a held lock is an error classified
+// like Append's (ErrReadOnly, ErrDiskFull, ErrLocked).
+func Probe(path string, wait time.Duration) error {
+	dir := filepath.Dir(path)
+	if err := writeScratch(dir, probeBytes); err != nil {
+		if p := errnoClass(path, err); p != nil {
+			p.Detail = "cannot write " + size64(probeBytes) + " beside the register in " + dir + ": " + p.Detail
+			return p
+		}
+		return &Error{Path: path, Detail: "cannot write beside the register: " + err.Error(), Cause: err}
+	}
+	r, err := OpenWith(path, Options{BusyTimeout: wait})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	conn, err := r.conn()
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(bg, nil) // BEGIN IMMEDIATE
+	if err != nil {
+		return r.wrap(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`INSERT OR REPLACE INTO meta(key, value) VALUES ('probe', ?)`, time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
+		return r.wrap(err)
+	}
+	return r.wrap(tx.Commit())
+}
+
+func size64(n int) string { return fmt.Sprintf("%d KiB", n>>10) }

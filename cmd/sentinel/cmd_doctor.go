@@ -91,6 +91,7 @@ func runDoctor(project string) *doctorReport {
 	checkWeakening(rep, files)
 	checkConfig(rep, project)
 	checkRegister(rep)
+	checkRegisterIntegrity(rep) // doctor_register.go
 	rep.OK = true
 	for _, c := range rep.Checks {
 		if c.Status == doctorFail {
