@@ -239,6 +239,9 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 	if w.parsed > reparseBudget*w.opt.MaxBytes {
 		w.fail(&LimitError{Limit: "bytes", Max: w.opt.MaxBytes})
 	}
+	if w.treeCode(c, code, lang, o) {
+		return // read with the language's grammar
+	}
 	skip := stringSpans(code, lang)
 	inString := func(i int) bool {
 		for _, s := range skip {

@@ -173,9 +173,9 @@ var casesInterpreters = []tcase{
 	{src: `python3 -c 'from pathlib import Path; Path("/etc/x").unlink()'`, want: []want{{argv: "rm /etc/x", name: "rm", synth: true}}},
 	{src: `python3 -c 'import shutil,sys; shutil.rmtree(sys.argv[1])'`, want: []want{{argv: "rm -rf sys.argv[1]", name: "rm", synth: true, static: "SSD"}}},
 	{src: `python3 -c 'import os; os.system(cmd)'`, want: []want{{argv: "cmd", name: "", runs: "interpreter", kind: "interpreter", depth: 1}}},
-	{src: `python3 -c 'import os; os.system("rm " + p)'`, want: []want{{argv: "rm ", name: "", runs: "interpreter", static: "D"}}},
+	{src: `python3 -c 'import os; os.system("rm " + p)'`, want: []want{{argv: "rm ${_interp}", name: "", runs: "interpreter", static: "D"}}},
 	{src: `python3 -c 'import os; os.system(f"rm -rf {p}/x")'`, want: []want{
-		{argv: "rm -rf {p}/x", name: "", runs: "interpreter", static: "D"},
+		{argv: "rm -rf ${_interp}/x", name: "", runs: "interpreter", static: "D"},
 		{argv: "rm -rf ${_interp}/x", name: "rm", kind: "interpreter", depth: 1, static: "SSD"}}},
 	{src: "node -e 'require(\"child_process\").execSync(`git push -f ${remote}`)'", want: []want{{argv: "git push -f ${_interp}", name: "git", static: "SSSD"}}},
 	{src: `ruby -e 'system("rm -rf #{dir}")'`, want: []want{{argv: "rm -rf ${_interp}", name: "rm", static: "SSD"}}},
