@@ -64,9 +64,16 @@ func (v val) withSrc(s string) val {
 
 // concat joins two values as strings.
 func concat(a, b val) val {
+	if len(a.s)+len(b.s) > maxStr {
+		// x += x doubles: past the cap the value is not known
+		return val{s: "(string over 64 KiB)", env: a.env || b.env, srcs: append(append([]string(nil), a.srcs...), b.srcs...)}
+	}
 	out := val{s: a.s + b.s, static: a.static && b.static && !a.isList && !b.isList, env: a.env || b.env}
 	if !out.static {
 		out.tmpl = a.template() + b.template()
+		if len(out.tmpl) > maxStr {
+			out.tmpl = unknownPart
+		}
 	}
 	out.srcs = append(append(out.srcs, a.srcs...), b.srcs...)
 	return out
@@ -123,8 +130,12 @@ type eval struct {
 	// socket and dup2 use seen, for the socket-shell pattern.
 	socket, dup2 bool
 	shellRun     bool
-	level        int // nesting of evaluate
-	ln           langSpec
+	level        int // nesting of value
+	work         int // values computed: bounded by maxWork
+	// memo keeps each node's value: a callee and its arguments are read
+	// by the call and again by the calls around it.
+	memo map[*node]val
+	ln   langSpec
 }
 
 // langSpec is what a language adds to the evaluator.
@@ -137,7 +148,7 @@ type langSpec interface {
 }
 
 func newEval(lang, code string, opt Options, depth int) *eval {
-	e := &eval{lang: lang, code: code, opt: opt, depth: depth, vars: map[string]val{}}
+	e := &eval{lang: lang, code: code, opt: opt, depth: depth, vars: map[string]val{}, memo: map[*node]val{}}
 	switch lang {
 	case "python":
 		e.ln = pySpec{}
@@ -174,15 +185,21 @@ func (e *eval) value(n *node) val {
 	if n == nil {
 		return val{}
 	}
-	if e.level > maxEval {
+	if v, ok := e.memo[n]; ok {
+		return v
+	}
+	e.work++
+	if e.level > maxEval || e.work > maxWork {
 		return unknown(n)
 	}
 	e.level++
-	defer func() { e.level-- }()
-	if v, ok := e.ln.value(e, n); ok {
-		return v
+	v, ok := e.ln.value(e, n)
+	e.level--
+	if !ok {
+		v = unknown(n)
 	}
-	return unknown(n)
+	e.memo[n] = v
+	return v
 }
 
 // literal string handling shared by the languages.

@@ -21,7 +21,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
 	javascript "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	php "github.com/tree-sitter/tree-sitter-php/bindings/go"
 	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
@@ -127,8 +126,10 @@ type Options struct {
 const (
 	MaxBytes = 256 << 10
 	maxNodes = 200_000
-	maxEval  = 48 // nesting of expressions evaluated
-	maxDepth = 4  // code decoded and analysed again (exec(bytes.fromhex(...)))
+	maxEval  = 48       // nesting of expressions evaluated
+	maxWork  = 200_000  // expressions evaluated in one analysis
+	maxStr   = 64 << 10 // a computed string
+	maxDepth = 4        // code decoded and analysed again (exec(bytes.fromhex(...)))
 )
 
 var (
@@ -155,12 +156,13 @@ func Supported(lang string) bool {
 }
 
 // Grammars are loaded on first use: the language objects are static C
-// data, but building them and a parser is only done when code appears.
-var languages = map[string]func() *sitter.Language{
-	"python": sync.OnceValue(func() *sitter.Language { return sitter.NewLanguage(python.Language()) }),
-	"js":     sync.OnceValue(func() *sitter.Language { return sitter.NewLanguage(javascript.Language()) }),
-	"ruby":   sync.OnceValue(func() *sitter.Language { return sitter.NewLanguage(ruby.Language()) }),
-	"php":    sync.OnceValue(func() *sitter.Language { return sitter.NewLanguage(php.LanguagePHPOnly()) }),
+// data, but looking them up and building a parser is only done when code
+// appears.
+var grammars = map[string]func() *grammar{
+	"python": sync.OnceValue(func() *grammar { return newGrammar(python.Language()) }),
+	"js":     sync.OnceValue(func() *grammar { return newGrammar(javascript.Language()) }),
+	"ruby":   sync.OnceValue(func() *grammar { return newGrammar(ruby.Language()) }),
+	"php":    sync.OnceValue(func() *grammar { return newGrammar(php.LanguagePHPOnly()) }),
 }
 
 // Analyze reports what code in lang would do. It never panics on any
@@ -171,7 +173,7 @@ func Analyze(code, lang string, opt Options) (f *Facts, err error) {
 }
 
 func analyze(code, lang string, opt Options, depth int) (f *Facts, err error) {
-	load, ok := languages[lang]
+	load, ok := grammars[lang]
 	if !ok {
 		return nil, ErrLang
 	}
@@ -190,7 +192,11 @@ func analyze(code, lang string, opt Options, depth int) (f *Facts, err error) {
 			panic(r)
 		}
 	}()
-	root, ok := parseTree(load(), code, lang)
+	g := load()
+	if g == nil {
+		return nil, ErrLang // a grammar this runtime cannot load
+	}
+	root, ok := g.parse(code)
 	if !ok {
 		return nil, ErrSyntax
 	}
@@ -199,61 +205,7 @@ func analyze(code, lang string, opt Options, depth int) (f *Facts, err error) {
 	return &e.facts, nil
 }
 
-// parseTree parses code and copies the tree into Go values, so that the
-// evaluation makes no further C calls and can be bounded.
-func parseTree(l *sitter.Language, code, lang string) (*node, bool) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(l); err != nil {
-		return nil, false
-	}
-	src := []byte(code)
-	t := p.Parse(src, nil)
-	if t == nil {
-		return nil, false
-	}
-	defer t.Close()
-	r := t.RootNode()
-	if r.HasError() {
-		return nil, false
-	}
-	c := t.Walk()
-	defer c.Close()
-	return copyTree(c, code), true
-}
-
 var errTooBig = errors.New("too many nodes")
-
-// copyTree walks the cursor iteratively (no recursion on deep trees).
-func copyTree(c *sitter.TreeCursor, code string) *node {
-	n0 := c.Node()
-	root := &node{kind: n0.Kind(), start: int(n0.StartByte()), end: int(n0.EndByte()), named: n0.IsNamed(), src: code}
-	stack := []*node{root}
-	count := 1
-	if !c.GotoFirstChild() {
-		return root
-	}
-	for {
-		n := c.Node()
-		count++
-		if count > maxNodes {
-			panic(errTooBig)
-		}
-		parent := stack[len(stack)-1]
-		nd := &node{kind: n.Kind(), field: c.FieldName(), start: int(n.StartByte()), end: int(n.EndByte()), named: n.IsNamed(), src: code}
-		parent.kids = append(parent.kids, nd)
-		if c.GotoFirstChild() {
-			stack = append(stack, nd)
-			continue
-		}
-		for !c.GotoNextSibling() {
-			if !c.GotoParent() || len(stack) == 1 {
-				return root
-			}
-			stack = stack[:len(stack)-1]
-		}
-	}
-}
 
 // node is one syntax node, copied out of tree-sitter.
 type node struct {
