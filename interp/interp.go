@@ -97,10 +97,6 @@ type Facts struct {
 	EnvDump []string `json:"env_dump,omitempty"`
 }
 
-func (f *Facts) empty() bool {
-	return len(f.Commands)+len(f.Deletes)+len(f.Reads)+len(f.Writes)+len(f.Sends)+len(f.Dynamic)+len(f.EnvDump) == 0
-}
-
 func (f *Facts) merge(g *Facts) {
 	f.Commands = append(f.Commands, g.Commands...)
 	f.Deletes = append(f.Deletes, g.Deletes...)

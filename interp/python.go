@@ -345,8 +345,12 @@ func (pySpec) value(e *eval, n *node) (val, bool) {
 		return out, true
 	case "integer":
 		return numVal(n)
-	case "true", "false", "none":
-		return lit(strings.Title(n.kind)), true
+	case "true":
+		return lit("True"), true
+	case "false":
+		return lit("False"), true
+	case "none":
+		return lit("None"), true
 	case "parenthesized_expression", "expression_statement":
 		if k := n.namedKids(); len(k) == 1 {
 			return e.value(k[0]), true
