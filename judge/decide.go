@@ -108,7 +108,9 @@ type judge struct {
 	networkSend string // detail of the first network send to a non-allowed host
 	secretVar   string // first secret-named variable expanded in an argument
 
-	data []parse.Data // data spans of the command (heredoc text fed to a program)
+	data   []parse.Data // data spans of the command (heredoc text fed to a program)
+	source string       // the whole command, for code fed on stdin (selfreach.go)
+	reach  string       // first execution reaching the sentinel's files (selfreach.go)
 
 	// git aliases defined earlier in the same command (git config
 	// alias.NAME VALUE), and how deep alias expansion has gone.
@@ -296,10 +298,11 @@ func (j *judge) bash(cmd string) error {
 	if res == nil {
 		return errors.New("parser returned no result")
 	}
-	j.data = res.Data
+	j.data, j.source = res.Data, cmd
 	for i := range res.Execs {
 		j.exec(res.Execs, i)
 	}
+	j.reachFallback()
 	if j.networkSend != "" {
 		if s := firstNonEmpty(j.secretRead, j.secretVar); s != "" {
 			j.add(RuleExfilSecretNetwork, s+" + "+j.networkSend)
