@@ -188,19 +188,11 @@ func (j *judge) holdsSentinel(arg, dir string) bool {
 	return false
 }
 
-// insideSentinel reports whether the path arg is a sentinel directory or
+// insideSentinel reports whether the path arg is a sentinel path or
 // inside one.
 func (j *judge) insideSentinel(arg, dir string) bool {
 	p, ok := j.resolve(arg, dir)
-	if !ok {
-		return false
-	}
-	for _, s := range j.sentinelDirs() {
-		if under(p, s) {
-			return true
-		}
-	}
-	return false
+	return ok && j.isSentinelPath(p)
 }
 
 // mentionsSentinel reports text (code, an argument) that names a sentinel
