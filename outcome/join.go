@@ -8,10 +8,10 @@ import (
 )
 
 // Outcome labels: PostToolUse records "ran", PostToolUseFailure "failed"
-// (the call ran and failed). Both mean the call ran.
+// (the call ran and failed; register.LabelRanFailed). Both mean the call ran.
 const (
 	LabelRan    = "ran"
-	LabelFailed = "failed"
+	LabelFailed = "ran-failed"
 )
 
 // Result is one decision joined to what happened.

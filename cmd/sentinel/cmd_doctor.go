@@ -88,6 +88,8 @@ func runDoctor(project string) *doctorReport {
 	}
 	checkHook(rep, files, preHook, doctorFail)
 	checkHook(rep, files, postHook, doctorWarn)
+	checkPostFailure(rep, files)
+	checkHookRuns(rep, files)
 	checkWeakening(rep, files)
 	checkConfig(rep, project)
 	checkRegister(rep)
@@ -213,9 +215,18 @@ func checkRegister(rep *doctorReport) {
 		rep.add("journal", doctorWarn, fmt.Sprintf("%d decisions wait in the fallback journal %s", n, filepath.Join(dir, register.JournalFile)),
 			"they are merged into the register on the next hook call; if they stay, see the register check")
 	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		rep.add("register", doctorWarn, fmt.Sprintf("no register yet at %s; the first hook call creates it", path), "run: sentinel demo (uses its own temporary register) or make one tool call")
-		return
+	if _, err := os.Stat(path); err != nil {
+		// No register yet: "the first call creates it" only if it can
+		// (doctor_register_dir.go); an existing one gets a real write probe.
+		if err := registerDirWritable(path); err != nil {
+			rep.add("register dir", doctorFail, fmt.Sprintf("the hook cannot create the register: %v; no decision can be recorded (each goes to the journal, if it can, or becomes ask/deny)", err),
+				"make the directory writable by the user Claude Code runs as, or set SENTINEL_HOME to a writable directory")
+			return
+		}
+		if errors.Is(err, os.ErrNotExist) {
+			rep.add("register", doctorWarn, fmt.Sprintf("no register yet at %s; its directory is writable, so the first hook call creates it", path), "run: sentinel demo (uses its own temporary register) or make one tool call")
+			return
+		}
 	}
 	reg, err := register.Open(path)
 	if err != nil {
@@ -272,13 +283,24 @@ func newDoctorCmd() *cobra.Command {
 
   - the settings files that apply (managed, user, project, local) parse;
   - sentinel-hook is registered as a PreToolUse hook for every tool (fail if
-    not) and as a PostToolUse hook (warn if not), and the binary is there
-    and executable;
+    not), and as a PostToolUse and a PostToolUseFailure hook (warn if
+    neither; fail if PostToolUse is there without PostToolUseFailure: a call
+    that ran and failed would look not run, a breach that failed would look
+    held), and the binary is there and executable;
+  - the installed PreToolUse command, run the way Claude Code runs it
+    (/bin/sh -c COMMAND, a known dangerous call on stdin, at most its
+    timeout or 10 s, with a throwaway state directory), answers a JSON deny
+    with the sentinel's marker and registers it: a look-alike script named
+    sentinel-hook fails;
   - nothing weakens oversight: disableAllHooks (fail), a bypassPermissions
     default mode (warn: every session unattended, asks become denies), a
     project .sentinel.toml trying to loosen the rules (warn: ignored);
-  - the register opens, takes its write lock (rolled back: doctor never
-    writes an entry) and its chain verifies; the fallback journal is empty.
+  - the register's directory and file can be written by this user (tried:
+    a file created and removed, the register opened for writing; a
+    directory it cannot write is a failure, not "the first call creates
+    it"), the register opens, takes its write lock (rolled back: doctor
+    never writes an entry) and its chain verifies; the fallback journal is
+    empty.
 
 Each finding has a status (ok, warn, fail) and, unless ok, a fix. The
 project is $CLAUDE_PROJECT_DIR, else the current directory.

@@ -25,10 +25,14 @@ type ourHook struct {
 }
 
 var (
-	preHook        = ourHook{Event: "PreToolUse", Matcher: "*", Program: "sentinel-hook"}
-	postHook       = ourHook{Event: "PostToolUse", Matcher: "*", Program: "sentinel-hook", Args: []string{"post"}}
-	sessionEndHook = ourHook{Event: "SessionEnd", Program: "sentinel", Args: []string{"seal", "--if-due"}}
-	allOurHooks    = []ourHook{preHook, postHook, sessionEndHook}
+	preHook  = ourHook{Event: "PreToolUse", Matcher: "*", Program: "sentinel-hook"}
+	postHook = ourHook{Event: "PostToolUse", Matcher: "*", Program: "sentinel-hook", Args: []string{"post"}}
+	// Claude Code fires PostToolUseFailure instead of PostToolUse when a
+	// call ran and failed: without it "ran and failed" looks like "not run",
+	// and a denied call that ran anyway and failed looks held.
+	postFailureHook = ourHook{Event: "PostToolUseFailure", Matcher: "*", Program: "sentinel-hook", Args: []string{"post"}}
+	sessionEndHook  = ourHook{Event: "SessionEnd", Program: "sentinel", Args: []string{"seal", "--if-due"}}
+	allOurHooks     = []ourHook{preHook, postHook, postFailureHook, sessionEndHook}
 )
 
 // portableGuard is put before a hook program named without a directory
@@ -339,8 +343,10 @@ func newInstallCmd() *cobra.Command {
 		Use:   "install [--user|--project] [--dry-run]",
 		Short: "Register sentinel-hook in Claude Code's settings",
 		Long: `install adds sentinel-hook to a Claude Code settings file, for every tool
-("matcher": "*"), as a PreToolUse hook (the decision) and a PostToolUse hook
-("sentinel-hook post": records that an allowed call ran).
+("matcher": "*"), as a PreToolUse hook (the decision), and as a PostToolUse
+and a PostToolUseFailure hook ("sentinel-hook post": records that a call
+ran; Claude Code fires the second instead of the first when the call ran and
+failed, so both are needed to see every call that ran).
 
 --user (the default) writes ~/.claude/settings.json ($CLAUDE_CONFIG_DIR when
 set); --project writes .claude/settings.json in $CLAUDE_PROJECT_DIR or the
@@ -400,6 +406,7 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			}
 			changes := addHook(o, preHook, hookExe, timeout)
 			changes = append(changes, addHook(o, postHook, hookExe, timeout)...)
+			changes = append(changes, addHook(o, postFailureHook, hookExe, timeout)...)
 			if sealOnEnd {
 				changes = append(changes, addHook(o, sessionEndHook, self, 60)...)
 			}
@@ -423,7 +430,8 @@ func newUninstallCmd() *cobra.Command {
 		Use:   "uninstall [--user|--project] [--dry-run]",
 		Short: "Remove sentinel's hooks from Claude Code's settings",
 		Long: `uninstall removes exactly the hooks install added (sentinel-hook as
-PreToolUse and PostToolUse, sentinel seal --if-due as SessionEnd) from the
+PreToolUse, PostToolUse and PostToolUseFailure, sentinel seal --if-due as
+SessionEnd) from the
 user or project settings file, and nothing else. Groups and events left
 empty are removed. It keeps a backup and prints what it removed; --dry-run
 writes nothing.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -175,9 +176,10 @@ directory:
 
 The log is the public-good Rekor (rekor.sigstore.dev) unless --rekor-url,
 else $SENTINEL_REKOR_URL, else rekor_url in seal.toml names another.
-Exit codes: 0 sealed, up to date or not due; 3 usage or bad seal.toml; 4 could
-not seal (Rekor unreachable: the seal is pending); 5 no register or no
-signing key.`,
+Exit codes: 0 sealed, up to date or not due (with --if-due: no register yet,
+or nothing due, key or no key: the key is read only when a seal is due); 3
+usage or bad seal.toml; 4 could not seal (Rekor unreachable: the seal is
+pending); 5 no register or no signing key.`,
 		Example: `  sentinel seal
   sentinel seal --if-due
   sentinel seal --rekor-url http://127.0.0.1:3000 --json
@@ -188,16 +190,32 @@ signing key.`,
 			if err != nil {
 				return fail(exitUsage, "%v", err)
 			}
-			rekorURL, key, err := sealTarget(cmd, rekorURL, keyFlag)
-			if err != nil {
-				return err
-			}
 			regPath, err := paths.RegisterPath()
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
 			if _, err := os.Stat(regPath); err != nil {
+				if ifDue {
+					// Nothing recorded yet is nothing due: a SessionEnd hook on
+					// a fresh machine must not fail.
+					no := false
+					return sealPrint(cmd.OutOrStdout(), asJSON, &sealOutput{Register: regPath, Uploaded: []*seal.Record{},
+						Due: &no, Reason: "not due: no register yet"}, nil)
+				}
 				return registerError(regPath, register.ErrNotExist)
+			}
+			// --if-due decides before the key is needed: nothing due is exit 0,
+			// key or no key.
+			var key *ecdsa.PrivateKey
+			logURL := rekorURL
+			loadKey := func() (err error) {
+				logURL, key, err = sealTarget(cmd, rekorURL, keyFlag)
+				return err
+			}
+			if !ifDue {
+				if err := loadKey(); err != nil {
+					return err
+				}
 			}
 			reg, err := register.Open(regPath)
 			if err != nil {
@@ -222,9 +240,12 @@ signing key.`,
 				if !due {
 					return sealPrint(w, asJSON, out, nil)
 				}
+				if err := loadKey(); err != nil {
+					return err
+				}
 			}
 			res, err := seal.SealRegister(context.Background(), reg.DB(), seal.RegisterSource(reg),
-				seal.Options{RekorURL: rekorURL, Key: key, Timeout: timeout})
+				seal.Options{RekorURL: logURL, Key: key, Timeout: timeout})
 			if res != nil {
 				out.Entries, out.Uploaded, out.New, out.Pending = res.Size, append(out.Uploaded, res.Uploaded...), res.New, res.Pending
 			}
