@@ -295,10 +295,9 @@ func newDoctorCmd() *cobra.Command {
   - nothing weakens oversight: disableAllHooks (fail), a bypassPermissions
     default mode (warn: every session unattended, asks become denies), a
     project .sentinel.toml trying to loosen the rules (warn: ignored);
-  - the register's directory and file can be written by this user (tried:
-    a file created and removed, the register opened for writing; a
-    directory it cannot write is a failure, not "the first call creates
-    it"), the register opens, takes its write lock (rolled back: doctor
+  - before the first call, the register's directory can be written by this
+    user (tried: a file created and removed; a directory it cannot write is
+    a failure, not "the first call creates it"); the register opens, takes its write lock (rolled back: doctor
     never writes an entry) and its chain verifies; the fallback journal is
     empty.
 
