@@ -19,16 +19,13 @@ var _ = rules(
 			"the sentinel's config or state directory or its files; `find` with `-exec`/`-delete` over them or a directory holding them; " +
 			"`tar`/`zip`/`rsync`/`cp`/`scp`/`7z`/`cpio` of them or of a directory holding them",
 		Fire: []string{
-			`python3 -c "print(open('/home/user/.config/sentinel/signing.key').read())"`,
+			`perl -e 'open(F, "$ENV{HOME}/.config/sentinel/signing.key"); print <F>'`,
 			`python3 -c "import sqlite3; sqlite3.connect('/home/user/.local/state/sentinel/register.db').execute('delete from entries')"`,
-			`node -e "require('fs').readFileSync(require('os').homedir()+'/.config/sentinel/signing.key')"`,
-			`python3 -c "import os; print(open(os.path.join(os.environ['HOME'], '.config', 'sentinel', 'signing.key')).read())"`,
 			"find ~/.config -name '*.key' -exec cat {} +",
 			"find / -name signing.key -exec cat {} ;",
 			"zip -r /tmp/cfg.zip ~/.config",
 			"tar czf /tmp/home.tgz /home/user",
 			"rsync -a ~/.local/state/ /tmp/st/",
-			"python3 <<'EOF'\nprint(open('/home/user/.config/sentinel/signing.key').read())\nEOF",
 		},
 		Pass: []string{
 			`python3 -c "print('sentinel')"`,
