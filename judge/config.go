@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/sentinel-guard/sentinel/internal/safefile"
 )
 
 // Config file names.
@@ -92,13 +93,23 @@ func ParseConfig(name, text string, user bool) (*Config, error) {
 	return c, nil
 }
 
+// MaxConfigBytes caps a configuration file. The agent can replace either
+// file (a FIFO, /dev/zero, a huge file): the read is non-blocking, of a
+// regular file only, and stops at the cap (package safefile).
+const MaxConfigBytes = 1 << 20
+
+// ErrConfigRefused is matched (errors.Is) by a configuration file that was
+// refused unread: not a regular file, a symlink out of its directory, or
+// over MaxConfigBytes.
+var ErrConfigRefused = safefile.ErrRefused
+
 func (c *Config) loadFile(file string, user bool) error {
-	b, err := os.ReadFile(file)
+	b, err := safefile.ReadFile(file, MaxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("config: %v", err)
+		return fmt.Errorf("config: %w", err)
 	}
 	return c.apply(file, string(b), user)
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/parse"
 	"github.com/sentinel-guard/sentinel/programs"
 )
@@ -121,9 +120,6 @@ type judge struct {
 func newJudge(c Call, env Env) *judge {
 	j := &judge{env: env, cfg: env.Config, tool: c.ToolName}
 	j.home = cleanAbs(env.Home)
-	if j.home == "" {
-		j.home = cleanAbs(paths.Home())
-	}
 	j.cwd = cleanAbs(c.Cwd)
 	j.project = cleanAbs(env.ProjectDir)
 	if j.project == "" {
@@ -137,12 +133,12 @@ func newJudge(c Call, env Env) *judge {
 			j.sentinel = append(j.sentinel, p)
 		}
 	}
-	if d, err := paths.StateDir(); err == nil {
-		j.sentinel = append(j.sentinel, filepath.Clean(d))
+	if d := cleanAbs(env.StateDir); d != "" {
+		j.sentinel = append(j.sentinel, d)
 	}
-	if d, err := paths.ConfigDir(); err == nil {
-		j.sentinel = append(j.sentinel, filepath.Clean(d))
-		j.keyDirs = append(j.keyDirs, filepath.Clean(d))
+	if d := cleanAbs(env.ConfigDir); d != "" {
+		j.sentinel = append(j.sentinel, d)
+		j.keyDirs = append(j.keyDirs, d)
 	}
 	if j.home != "" {
 		// the defaults, in case the environment points elsewhere
@@ -345,9 +341,11 @@ func DecisionReason(d Decision, seq int64) string {
 	return reasonText(d.Hits[0], more, seq, d.Note)
 }
 
-const maxReason = 1000
-
-func reasonText(h Hit, more []string, seq int64, note string) string {
+// ReasonBody is the reason without the register tail: the marker and rule
+// id, why, the safer alternative, the other rules' ids and the note. It is
+// not capped: the hook's answer is capped once, where it is written
+// (package toolcall), at the limit Claude Code imposes.
+func ReasonBody(h Hit, more []string, note string) string {
 	var b strings.Builder
 	b.WriteString(Marker + h.RuleID + "]: ")
 	b.WriteString(strings.TrimSuffix(h.Reason, "."))
@@ -360,15 +358,15 @@ func reasonText(h Hit, more []string, seq int64, note string) string {
 	if note != "" {
 		b.WriteString(" (" + note + ")")
 	}
+	return b.String()
+}
+
+func reasonText(h Hit, more []string, seq int64, note string) string {
 	tail := " Not registered: see stderr."
 	if seq > 0 {
 		tail = fmt.Sprintf(" Register entry #%d.", seq)
 	}
-	s := b.String()
-	if len(s)+len(tail) > maxReason {
-		s = truncUTF8(s, maxReason-len(tail)-3) + "..."
-	}
-	return s + tail
+	return ReasonBody(h, more, note) + tail
 }
 
 func truncUTF8(s string, n int) string {

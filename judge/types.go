@@ -64,6 +64,11 @@ type Env struct {
 	// binaries) that the agent must not read or write, besides the
 	// defaults the catalog derives from Home.
 	Protected []string
+	// StateDir is the register's directory and ConfigDir the operator's
+	// configuration directory (whose *.key files may not be read): both
+	// protected. The caller resolves them (package toolcall does, from the
+	// environment): Decide reads no environment variable.
+	StateDir, ConfigDir string
 }
 
 // Hit is one rule that fired.

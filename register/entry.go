@@ -7,7 +7,14 @@ const (
 	KindDecision = "decision" // a PreToolUse decision (allow, ask, deny)
 	KindError    = "error"    // a call that could not be judged or registered normally
 	KindGrade    = "grade"    // the operator's grade of an earlier flag (Ref, Label)
-	KindOutcome  = "outcome"  // PostToolUse: the call with ToolUseID ran (Label "ran")
+	KindOutcome  = "outcome"  // the call with ToolUseID ran (Label LabelRan or LabelRanFailed)
+)
+
+// Outcome labels. Either one means the call ran (a denied call with an
+// outcome was breached).
+const (
+	LabelRan       = "ran"        // PostToolUse: it ran and succeeded
+	LabelRanFailed = "ran-failed" // PostToolUseFailure: it ran and failed (or was interrupted)
 )
 
 // Entry is one register entry.

@@ -2,26 +2,29 @@
 // Claude Code runs on every tool call.
 //
 //	sentinel-hook         PreToolUse: payload on stdin -> decision on stdout
-//	sentinel-hook post    PostToolUse: records that the call ran; never blocks
+//	sentinel-hook post    PostToolUse / PostToolUseFailure: records that the call ran
 //
 // It never fails open: whatever goes wrong (bad payload, config error, a
-// register that cannot be written, a panic) it still answers, with ask when
-// a human is there and deny when nobody is, exits 0 and says why on stderr.
-// It exits 0 in every case because any other code (1, a crash) lets the call
-// proceed in Claude Code.
+// register that cannot be written, a panic, anything that hangs) it still
+// answers within its budget, with ask when a human is there and deny when
+// nobody is (or that is not yet known), exits 0 and says why on stderr. Any
+// other exit code, a crash or a timeout lets the call proceed in Claude Code.
 //
-// It links only parse, hook and register: no network, no exec, no sigstore.
+// The work is package toolcall's; this is its main. It links only parse,
+// judge, register and toolcall: no network, no exec, no sigstore.
 package main
 
 import (
 	"os"
 
 	_ "github.com/sentinel-guard/sentinel/cmd/sentinel-hook/internal/oneproc" // GOMAXPROCS(1) before the other initialisers
+	"github.com/sentinel-guard/sentinel/cmd/sentinel-hook/internal/started"
+	"github.com/sentinel-guard/sentinel/toolcall"
 )
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "post" {
-		runPost(os.Stdin, os.Stderr)
+		toolcall.Post(started.At, os.Stdin, os.Stderr, os.Getenv, os.Exit)
 		os.Exit(0)
 	}
 	if len(os.Args) > 1 && (os.Args[1] == "-h" || os.Args[1] == "--help") && stdinIsTerminal() {
@@ -35,7 +38,7 @@ func main() {
 		// anyway is safer than exiting with a usage error (which would allow).
 		os.Stderr.WriteString("sentinel-hook: unknown argument " + os.Args[1] + " (want none, or \"post\"); judging the call as PreToolUse\n")
 	}
-	runPre(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	toolcall.Pre(started.At, os.Stdin, os.Stdout, os.Stderr, os.Getenv, os.Exit)
 	os.Exit(0)
 }
 
@@ -43,7 +46,12 @@ const usage = `sentinel-hook: the PreToolUse (and PostToolUse) hook Claude Code 
 
   sentinel-hook         read one PreToolUse payload on stdin; print nothing (no objection)
                         or one ask/deny JSON object; always exit 0
-  sentinel-hook post    read one PostToolUse payload; record that the call ran
+  sentinel-hook post    read one PostToolUse or PostToolUseFailure payload; record that
+                        the call ran (and whether it failed)
+
+Environment: SENTINEL_UNATTENDED=1|true|yes|on forces unattended (ask becomes deny);
+SENTINEL_HOOK_BUDGET (default 2s, at most 3s) is the deadline after which the hook
+answers fail-closed whatever it still waits on.
 
 It is not meant to be run by hand: install it with 'sentinel install', check it
 with 'sentinel doctor', try commands with 'sentinel check -- CMD'.

@@ -13,8 +13,11 @@ import (
 )
 
 // Home is the user's home directory ("" when it cannot be found).
-func Home() string {
-	if h := os.Getenv("HOME"); h != "" {
+func Home() string { return HomeFrom(os.Getenv) }
+
+// HomeFrom is Home for the environment getenv reads.
+func HomeFrom(getenv func(string) string) string {
+	if h := getenv("HOME"); h != "" {
 		return h
 	}
 	h, _ := os.UserHomeDir()
@@ -22,14 +25,17 @@ func Home() string {
 }
 
 // StateDir is the directory that holds the register.
-func StateDir() (string, error) {
-	if d := os.Getenv("SENTINEL_HOME"); d != "" {
+func StateDir() (string, error) { return StateDirFrom(os.Getenv) }
+
+// StateDirFrom is StateDir for the environment getenv reads.
+func StateDirFrom(getenv func(string) string) (string, error) {
+	if d := getenv("SENTINEL_HOME"); d != "" {
 		return filepath.Abs(d)
 	}
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "sentinel"), nil
 	}
-	h := Home()
+	h := HomeFrom(getenv)
 	if h == "" {
 		return "", errors.New("cannot find the state directory: set SENTINEL_HOME or HOME")
 	}
@@ -46,11 +52,14 @@ func RegisterPath() (string, error) {
 }
 
 // ConfigDir is the operator's configuration directory.
-func ConfigDir() (string, error) {
-	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+func ConfigDir() (string, error) { return ConfigDirFrom(os.Getenv) }
+
+// ConfigDirFrom is ConfigDir for the environment getenv reads.
+func ConfigDirFrom(getenv func(string) string) (string, error) {
+	if d := getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "sentinel"), nil
 	}
-	h := Home()
+	h := HomeFrom(getenv)
 	if h == "" {
 		return "", errors.New("cannot find the config directory: set XDG_CONFIG_HOME or HOME")
 	}

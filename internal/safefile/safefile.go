@@ -59,7 +59,11 @@ func Open(path string) (*os.File, error) {
 func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
 	name, err := resolve(path)
 	if err != nil {
-		return nil, err
+		if errors.Is(err, fs.ErrNotExist) && flag&os.O_CREATE != 0 {
+			err = nil // create it (name is where a dangling in-directory link points)
+		} else {
+			return nil, err
+		}
 	}
 	f, err := os.OpenFile(name, flag|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, perm)
 	if err != nil {
@@ -122,10 +126,7 @@ func resolve(path string) (string, error) {
 	for hop := 0; ; hop++ {
 		fi, err := os.Lstat(name)
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return name, nil // O_CREATE may make it; otherwise open says so
-			}
-			return "", err
+			return name, err // a missing name: OpenFile creates it with O_CREATE
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			return name, nil

@@ -126,7 +126,8 @@ func Parse(name string, r io.Reader) ([]Case, error) {
 
 // Env is the environment every case is judged in.
 func Env(unattended bool) judge.Env {
-	return judge.Env{Home: Home, ProjectDir: Project, Unattended: unattended}
+	return judge.Env{Home: Home, ProjectDir: Project, Unattended: unattended,
+		StateDir: Home + "/.local/state/sentinel", ConfigDir: Home + "/.config/sentinel"}
 }
 
 // Call builds the tool call for a case.

@@ -1,0 +1,176 @@
+package toolcall
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/internal/version"
+	"github.com/sentinel-guard/sentinel/judge"
+	"github.com/sentinel-guard/sentinel/register"
+)
+
+// Result is one call's outcome as it moves from judging to recording to
+// answering.
+type Result struct {
+	Verdict judge.Verdict
+	Hit     judge.Hit // explains the verdict; zero for a plain allow
+	More    []string  // the other rules' ids
+	Note    string    // e.g. why an ask became a deny
+	// Unattended is the mode the call was judged in, Why the signal.
+	Unattended bool
+	Why        string
+	// Failures are what went wrong; any makes the entry an error entry
+	// and the verdict at least the error verdict.
+	Failures []string
+	Entry    register.Entry
+	// Seq is the register entry (0 when not in the register); Journaled
+	// says it is in the fallback journal instead.
+	Seq       int64
+	Journaled bool
+}
+
+func (r *Result) fail(format string, args ...any) {
+	r.Failures = append(r.Failures, fmt.Sprintf(format, args...))
+}
+
+// ErrorVerdict is the answer for a call that cannot be judged or
+// registered: a human must look when one is there, else it is blocked.
+func ErrorVerdict(unattended bool) judge.Verdict {
+	if unattended {
+		return judge.Deny
+	}
+	return judge.Ask
+}
+
+// Decide judges a PreToolUse payload: a pure function of the payload (and
+// the error that decoding it gave), the environment, and the configuration
+// (and the error that loading it gave). It assembles the register entry;
+// recording it is Record's job.
+func Decide(p Payload, perr error, env *Environ, cfg *judge.Config, cfgErr error) *Result {
+	c := p.Call
+	r := &Result{Unattended: env.Attendance.Unattended, Why: env.Attendance.Why}
+	if unattendedMode(c.PermissionMode) && !r.Unattended {
+		r.Unattended, r.Why = true, "permission_mode "+c.PermissionMode
+	}
+	r.Entry = register.Entry{
+		Kind: register.KindDecision, SessionID: c.SessionID, ToolUseID: c.ToolUseID, Cwd: c.Cwd,
+		Tool: c.ToolName, PermissionMode: c.PermissionMode, Version: version.Version, Rules: []string{},
+	}
+	if perr != nil {
+		r.fail("%v", perr)
+	} else {
+		r.judge(c, env, cfg, cfgErr)
+	}
+	r.finish(env)
+	return r
+}
+
+// judge runs the catalog over a well-formed call.
+func (r *Result) judge(c judge.Call, env *Environ, cfg *judge.Config, cfgErr error) {
+	if cfgErr != nil {
+		// Judge with the shipped defaults, but the broken or refused
+		// configuration makes the call an error decision: a human should know.
+		r.fail("configuration: %v", cfgErr)
+		cfg = nil
+	}
+	if why := unfaithful(c.ToolName, c.ToolInput); why != "" {
+		r.fail("%s", why)
+	}
+	r.Entry.CatalogVersion = judge.CatalogVersion
+	r.Entry.CatalogHash = judge.CatalogHashFor(cfg)
+	d := judge.Decide(c, env.JudgeEnv(c.Cwd, cfg, r.Unattended))
+	r.Verdict = d.Verdict
+	if d.Unattended && !r.Unattended {
+		r.Unattended, r.Why = true, "permission_mode "+c.PermissionMode
+	}
+	r.Entry.Rules = d.RuleIDs()
+	if r.Entry.Rules == nil {
+		r.Entry.Rules = []string{}
+	}
+	if len(d.Hits) > 0 {
+		// Hits come strictest first: the strictest rule speaks.
+		r.Hit = d.Hits[0]
+		for _, h := range d.Hits[1:] {
+			r.More = append(r.More, h.RuleID)
+		}
+	}
+	if d.Note != "" {
+		r.Note = d.Note
+		if r.Why != "" {
+			r.Note = "unattended (" + r.Why + "): ask became deny"
+		}
+	}
+	r.Entry.Reason = r.Hit.Reason
+	if d.Error != "" {
+		r.fail("could not judge the call: %s", d.Error)
+	}
+	canon, err := judge.Canonical(c.ToolName, c.ToolInput)
+	if err != nil {
+		r.fail("canonical input: %v", err)
+		return
+	}
+	r.Entry.Input = canon
+}
+
+// finish applies the error verdict and fills the entry's decision.
+func (r *Result) finish(env *Environ) {
+	if len(r.Failures) > 0 {
+		r.applyError()
+	}
+	r.Entry.Decision = r.Verdict.String()
+	r.Entry.Attended = !r.Unattended
+	r.Entry.Reason = r.entryReason(env.Problems)
+}
+
+// applyError makes the verdict at least the error verdict. A catalog
+// verdict at least as strict keeps its own explanation; otherwise the
+// failures explain it.
+func (r *Result) applyError() {
+	if r.Hit.RuleID == "" || r.Verdict < ErrorVerdict(r.Unattended) {
+		if r.Hit.RuleID != "" && r.Hit.RuleID != judge.RuleSentinelUnjudged {
+			r.More = append([]string{r.Hit.RuleID}, r.More...)
+		}
+		r.Hit = errorHit(r.Failures)
+	}
+	r.Verdict = max(r.Verdict, ErrorVerdict(r.Unattended))
+	r.Entry.Kind = register.KindError
+	if !slices.Contains(r.Entry.Rules, judge.RuleSentinelUnjudged) {
+		r.Entry.Rules = append(r.Entry.Rules, judge.RuleSentinelUnjudged)
+	}
+}
+
+// errorHit explains an error decision.
+func errorHit(failures []string) judge.Hit {
+	return judge.Hit{
+		RuleID:      judge.RuleSentinelUnjudged,
+		Class:       "error",
+		Severity:    "high",
+		Verdict:     judge.Ask,
+		Reason:      "the guard could not judge or register this call (" + strings.Join(failures, "; ") + ")",
+		Alternative: "check the call by hand; run `sentinel doctor` to find the cause",
+	}
+}
+
+// entryReason is the reason kept in the register: one line, no entry
+// number; the attendance signal and the environment's problems included.
+func (r *Result) entryReason(problems []string) string {
+	var parts []string
+	if len(r.Failures) == 0 {
+		if r.Hit.Reason != "" {
+			parts = append(parts, r.Hit.Reason)
+		}
+	} else {
+		if r.Hit.RuleID != "" && r.Hit.RuleID != judge.RuleSentinelUnjudged {
+			parts = append(parts, r.Hit.Reason)
+		}
+		parts = append(parts, r.Failures...)
+	}
+	if r.Unattended && r.Why != "" && r.Verdict != judge.Allow {
+		parts = append(parts, "unattended: "+r.Why)
+	}
+	for _, p := range problems {
+		parts = append(parts, "environment: "+p)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,151 @@
+package toolcall
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sentinel-guard/sentinel/internal/version"
+	"github.com/sentinel-guard/sentinel/judge"
+	"github.com/sentinel-guard/sentinel/register"
+)
+
+// Deadline keeps the hook's promise to answer whatever happens: at the
+// budget it writes the fail-closed answer (ask when a human is known to be
+// there, deny when nobody is or it is not yet known), records what it can
+// within ExtraMoment (one journal line), and exits 0. Whoever claims the
+// answer first (this timer, or the normal path when it is done) is the
+// only one that writes it.
+type Deadline struct {
+	At       time.Time
+	budget   time.Duration
+	stdout   io.Writer
+	stderr   io.Writer
+	stateDir string
+	exit     func(int)
+	timer    *time.Timer
+	claimed  atomic.Bool
+	done     chan struct{} // closed when the timer's own work is over
+
+	mu      sync.Mutex
+	phase   string          // what the hook was doing
+	known   bool            // attendance is known (the payload was read)
+	unatt   bool            // and nobody is there
+	pending *register.Entry // what is known of the call so far
+	silent  bool            // post mode: no answer to write
+}
+
+// Arm starts the deadline at start + env.Budget. exit ends the process
+// (os.Exit in the hook; tests pass their own).
+func Arm(start time.Time, env *Environ, stdout, stderr io.Writer, exit func(int)) *Deadline {
+	d := &Deadline{At: start.Add(env.Budget), budget: env.Budget, stdout: stdout, stderr: stderr,
+		stateDir: env.StateDir, exit: exit, done: make(chan struct{}), phase: "reading the payload"}
+	d.unatt = env.Attendance.Unattended
+	d.known = d.unatt // nobody there is known already; somebody there needs the payload's mode
+	d.timer = time.AfterFunc(time.Until(d.At), d.fire)
+	return d
+}
+
+// Claim takes the one right to write the answer; false when the deadline
+// (or another path) has it already.
+func (d *Deadline) Claim() bool {
+	if !d.claimed.CompareAndSwap(false, true) {
+		return false
+	}
+	d.timer.Stop()
+	return true
+}
+
+// Wait blocks until the timer's answer and record are done (the process
+// normally exits before that returns).
+func (d *Deadline) Wait() { <-d.done }
+
+// Phase notes what the hook is doing now, for the deadline's reason.
+func (d *Deadline) Phase(what string) {
+	d.mu.Lock()
+	d.phase = what
+	d.mu.Unlock()
+}
+
+// Known records the call's attendance and what the entry is so far.
+func (d *Deadline) Known(unattended bool, e register.Entry) {
+	d.mu.Lock()
+	d.known, d.unatt = true, d.unatt || unattended
+	d.pending = &e
+	d.mu.Unlock()
+}
+
+// fire is the timer: the fail-closed answer, then a bounded record, then exit.
+func (d *Deadline) fire() {
+	if !d.claimed.CompareAndSwap(false, true) {
+		return
+	}
+	defer close(d.done)
+	d.mu.Lock()
+	phase, known, unatt, silent := d.phase, d.known, d.unatt || !d.known, d.silent
+	e := register.Entry{Kind: register.KindError, Version: version.Version, Rules: []string{}}
+	if d.pending != nil {
+		e = *d.pending
+	}
+	d.mu.Unlock()
+	v := ErrorVerdict(unatt)
+	why := fmt.Sprintf("the guard did not finish within its %s budget (it was %s)", d.budget, phase)
+	if !known {
+		why += "; who is watching was not known yet, so it is a deny"
+	}
+	fmt.Fprintln(d.stderr, "sentinel-hook:", why)
+	if silent {
+		// An outcome (post): nothing to answer, and its own record is
+		// what was late.
+		d.exitNow()
+		return
+	}
+	h := judge.Hit{RuleID: judge.RuleSentinelUnjudged, Reason: why,
+		Alternative: "run `sentinel doctor` to find what the hook waits on, then try again"}
+	writeAnswer(d.stdout, v, capReason(judge.ReasonBody(h, nil, ""),
+		" A record goes to the fallback journal if it can be written at once."))
+
+	e.Kind, e.Decision, e.Attended = register.KindError, v.String(), !unatt
+	e.Rules = append(append([]string{}, e.Rules...), judge.RuleSentinelUnjudged)
+	e.Reason = "deadline: " + why
+	e.Seq, e.Hash, e.PrevHash = 0, "", ""
+	journaled := make(chan error, 1)
+	go func() { journaled <- d.journal(&e) }()
+	select {
+	case err := <-journaled:
+		if err != nil {
+			fmt.Fprintln(d.stderr, "sentinel-hook: the deadline's record could not be journaled:", err)
+		}
+	case <-time.After(ExtraMoment):
+		fmt.Fprintf(d.stderr, "sentinel-hook: the deadline's record did not reach the journal within %s\n", ExtraMoment)
+	}
+	d.exitNow()
+}
+
+func (d *Deadline) exitNow() {
+	if d.exit != nil {
+		d.exit(0)
+	}
+}
+
+// Silent makes the deadline answer nothing (the post mode): it only ends
+// the process in time.
+func (d *Deadline) Silent() {
+	d.mu.Lock()
+	d.silent = true
+	d.mu.Unlock()
+}
+
+func (d *Deadline) journal(e *register.Entry) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("internal error: %v", v)
+		}
+	}()
+	if d.stateDir == "" {
+		return fmt.Errorf("no state directory")
+	}
+	return register.JournalWhy(d.stateDir, e, fmt.Errorf("the hook's deadline passed"))
+}
