@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/toolcall"
 )
 
 // hookBin is the built binary; built on first use (buildHook), so that a
@@ -135,7 +136,7 @@ func payload(toolUseID, command string) []byte {
 
 func TestPayloadOverLimit(t *testing.T) {
 	s := newSandbox(t, "")
-	big := append([]byte(`{"tool_name":"Bash","tool_input":{"command":"echo `), bytes.Repeat([]byte("a"), maxPayload)...)
+	big := append([]byte(`{"tool_name":"Bash","tool_input":{"command":"echo `), bytes.Repeat([]byte("a"), toolcall.MaxPayload)...)
 	big = append(big, `"}}`...)
 	r := s.run(big)
 	if d := r.decision(t); d != "ask" {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/judge"
+	"github.com/sentinel-guard/sentinel/toolcall"
 )
 
 // check exit codes: the decision itself.
@@ -34,7 +34,7 @@ func (f *judgeFlags) register(c *cobra.Command) {
 	c.Flags().BoolVar(&f.json, "json", false, "print JSON")
 	c.Flags().StringVar(&f.tool, "tool", "Bash", "tool name (Bash, Write, Edit, Read, Grep, Glob, WebFetch, mcp__..., ...)")
 	c.Flags().StringVar(&f.cwd, "cwd", "", "directory the call runs in (default: the current directory)")
-	c.Flags().BoolVar(&f.unattended, "unattended", false, "judge as unattended: ask becomes deny (also SENTINEL_UNATTENDED=1)")
+	c.Flags().BoolVar(&f.unattended, "unattended", false, "judge as unattended: ask becomes deny (also SENTINEL_UNATTENDED=1/true/yes/on, CLAUDE_CODE_SESSION_ATTENDED=0, CLAUDE_CODE_ENTRYPOINT=sdk-*)")
 	c.Flags().StringVar(&f.mode, "permission-mode", "default", "Claude Code permission_mode of the call")
 }
 
@@ -57,28 +57,21 @@ func (f *judgeFlags) setup(args []string) (judge.Call, judge.Env, error) {
 	if err != nil {
 		return judge.Call{}, judge.Env{}, fail(exitUsage, "--cwd: %v", err)
 	}
-	project := os.Getenv("CLAUDE_PROJECT_DIR")
-	if project == "" {
-		project = cwd
-	}
 	input, err := checkToolInput(f.tool, strings.Join(args, " "))
 	if err != nil {
 		return judge.Call{}, judge.Env{}, fail(exitUsage, "%v", err)
 	}
-	env := judge.Env{Home: paths.Home(), ProjectDir: project,
-		Unattended: f.unattended || os.Getenv("SENTINEL_UNATTENDED") == "1"}
-	cfgDir, err := paths.ConfigDir()
+	// The environment as the hook builds it (toolcall), so that check
+	// judges what the hook would.
+	te := toolcall.NewEnviron(os.Getenv)
+	for _, p := range te.Problems {
+		fmt.Fprintln(os.Stderr, "sentinel:", p)
+	}
+	cfg, err := te.LoadConfig(cwd)
 	if err != nil {
 		return judge.Call{}, judge.Env{}, fail(exitError, "%v", err)
 	}
-	cfg, err := judge.LoadConfig(cfgDir, project)
-	if err != nil {
-		return judge.Call{}, judge.Env{}, fail(exitError, "%v", err)
-	}
-	env.Config = cfg
-	if exe, err := os.Executable(); err == nil {
-		env.Protected = append(env.Protected, exe, filepath.Join(filepath.Dir(exe), "sentinel-hook"))
-	}
+	env := te.JudgeEnv(cwd, cfg, f.unattended)
 	call := judge.Call{ToolName: f.tool, ToolInput: input, Cwd: cwd, PermissionMode: f.mode,
 		HookEventName: "PreToolUse"}
 	return call, env, nil

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sentinel-guard/sentinel/toolcall"
 )
 
 // ourHook describes one hook sentinel installs and how to recognise it
@@ -375,8 +377,12 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
   sentinel install --seal-on-session-end`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if timeout < 1 || timeout > 600 {
-				return fail(exitUsage, "--timeout must be between 1 and 600 seconds, got %d", timeout)
+			// The hook answers fail-closed by its own deadline (at most
+			// toolcall.MaxBudget, plus a moment to record): the timeout
+			// Claude Code applies must leave it that time.
+			if timeout < toolcall.MinInstallTimeout || timeout > 600 {
+				return fail(exitUsage, "--timeout must be between %d and 600 seconds (the hook's own deadline is at most %s), got %d",
+					toolcall.MinInstallTimeout, toolcall.MaxBudget, timeout)
 			}
 			f, err := settingsTarget(user, project)
 			if err != nil {

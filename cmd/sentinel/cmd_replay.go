@@ -18,6 +18,7 @@ import (
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/seal"
+	"github.com/sentinel-guard/sentinel/toolcall"
 )
 
 // replayOutput is the JSON of `sentinel replay --json`.
@@ -139,20 +140,10 @@ func replayConfig(file string) (*judge.Config, string, error) {
 	return cfg, name, nil
 }
 
-// replayEnv is the machine side of a replayed decision: the sentinel's own
-// paths stay protected as they are for the hook.
+// replayEnv is the machine side of a replayed decision, built as the hook
+// builds it (toolcall): the sentinel's own paths stay protected.
 func replayEnv() judge.Env {
-	env := judge.Env{Home: paths.Home()}
-	if d, err := paths.StateDir(); err == nil {
-		env.Protected = append(env.Protected, d)
-	}
-	if d, err := paths.ConfigDir(); err == nil {
-		env.Protected = append(env.Protected, d)
-	}
-	if exe, err := os.Executable(); err == nil {
-		env.Protected = append(env.Protected, exe, filepath.Join(filepath.Dir(exe), "sentinel-hook"))
-	}
-	return env
+	return toolcall.NewEnviron(os.Getenv).JudgeEnv("", nil, false)
 }
 
 // replaySource streams the local register, or a bundle.
