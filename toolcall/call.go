@@ -156,14 +156,14 @@ func errorHit(failures []string) judge.Hit {
 // number; the attendance signal and the environment's problems included.
 func (r *Result) entryReason(problems []string) string {
 	var parts []string
-	if len(r.Failures) == 0 {
+	switch {
+	case len(r.Failures) == 0:
 		if r.Hit.Reason != "" {
 			parts = append(parts, r.Hit.Reason)
 		}
-	} else {
-		if r.Hit.RuleID != "" && r.Hit.RuleID != judge.RuleSentinelUnjudged {
-			parts = append(parts, r.Hit.Reason)
-		}
+	case r.Hit.RuleID != "" && r.Hit.RuleID != judge.RuleSentinelUnjudged:
+		parts = append(parts, r.Hit.Reason+"; also: "+strings.Join(r.Failures, "; "))
+	default:
 		parts = append(parts, r.Failures...)
 	}
 	if r.Unattended && r.Why != "" && r.Verdict != judge.Allow {

@@ -151,6 +151,9 @@ func objectKeys(data []byte, what string) (map[string]json.RawMessage, error) {
 }
 
 func syntaxError(what string, err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%s is not valid JSON: unexpected end of JSON input", what)
+	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		return fmt.Errorf("%s is not valid JSON: %v (at byte %d)", what, err, se.Offset)
