@@ -35,6 +35,8 @@ type Deadline struct {
 	unatt   bool            // and nobody is there
 	pending *register.Entry // what is known of the call so far
 	silent  bool            // post mode: no answer to write
+	verdict judge.Verdict   // the judge's verdict, once known
+	hit     judge.Hit       // and what explains it
 }
 
 // Arm starts the deadline at start + env.Budget. exit ends the process
@@ -69,11 +71,14 @@ func (d *Deadline) Phase(what string) {
 	d.mu.Unlock()
 }
 
-// Known records the call's attendance and what the entry is so far.
-func (d *Deadline) Known(unattended bool, e register.Entry) {
+// Known records the call's judgement so far: its attendance, its entry,
+// and its verdict, which the deadline's answer never goes below (a deny
+// the judge made stays a deny when the register is what is late).
+func (d *Deadline) Known(r *Result) {
+	e := r.Entry
 	d.mu.Lock()
-	d.known, d.unatt = true, d.unatt || unattended
-	d.pending = &e
+	d.known, d.unatt = true, d.unatt || r.Unattended
+	d.pending, d.verdict, d.hit = &e, r.Verdict, r.Hit
 	d.mu.Unlock()
 }
 
@@ -84,13 +89,13 @@ func (d *Deadline) fire() {
 	}
 	defer close(d.done)
 	d.mu.Lock()
-	phase, known, unatt, silent := d.phase, d.known, d.unatt || !d.known, d.silent
+	phase, known, unatt, silent, knownV, hit := d.phase, d.known, d.unatt || !d.known, d.silent, d.verdict, d.hit
 	e := register.Entry{Kind: register.KindError, Version: version.Version, Rules: []string{}}
 	if d.pending != nil {
 		e = *d.pending
 	}
 	d.mu.Unlock()
-	v := ErrorVerdict(unatt)
+	v := max(ErrorVerdict(unatt), knownV)
 	why := fmt.Sprintf("the guard did not finish within its %s budget (it was %s)", d.budget, phase)
 	if !known {
 		why += "; who is watching was not known yet, so it is a deny"
@@ -104,7 +109,13 @@ func (d *Deadline) fire() {
 	}
 	h := judge.Hit{RuleID: judge.RuleSentinelUnjudged, Reason: why,
 		Alternative: "run `sentinel doctor` to find what the hook waits on, then try again"}
-	writeAnswer(d.stdout, v, capReason(judge.ReasonBody(h, nil, ""),
+	var more []string
+	if hit.RuleID != "" && knownV == v {
+		// The judge's own reason speaks; the deadline is a note.
+		h, more = hit, []string{judge.RuleSentinelUnjudged}
+		why = hit.Reason + "; also: " + why
+	}
+	writeAnswer(d.stdout, v, capReason(judge.ReasonBody(h, more, ""),
 		" A record goes to the fallback journal if it can be written at once."))
 
 	e.Kind, e.Decision, e.Attended = register.KindError, v.String(), !unatt

@@ -49,7 +49,7 @@ func Pre(start time.Time, stdin io.Reader, stdout, stderr io.Writer, getenv func
 	}
 	d.Phase("judging")
 	r = Decide(p, err, env, cfg, cfgErr)
-	d.Known(r.Unattended, r.Entry)
+	d.Known(r)
 	d.Phase("appending to the register")
 	r.Record(env, start.Add(time.Duration(float64(env.Budget)*recordShare)), stderr)
 	for _, f := range r.Failures {

@@ -159,13 +159,16 @@ func TestPayloadOverLimit(t *testing.T) {
 }
 
 // TestConcurrentAppends: 16 hook processes at once, 100 calls each, give
-// exactly 1,600 entries in one linear chain, each call exactly once.
+// 1,600 entries in one linear chain, each call exactly once; a call the
+// deadline answered (a loaded machine) is ask, and recorded once or twice
+// (its append may commit as the deadline journals it).
 func TestConcurrentAppends(t *testing.T) {
 	const procs, calls = 16, 100
 	s := newSandbox(t, "")
 	s.run(payload("toolu_warm", "true")) // create the register before the stampede
 	var wg sync.WaitGroup
 	var journaled atomic.Int64
+	var late sync.Map // calls the deadline answered: fail-closed, maybe recorded twice
 	errs := make(chan string, procs*calls)
 	for p := 0; p < procs; p++ {
 		wg.Add(1)
@@ -178,7 +181,13 @@ func TestConcurrentAppends(t *testing.T) {
 				var out, errb bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &errb
 				err := cmd.Run()
+				id := fmt.Sprintf("toolu_p%02d_c%03d", p, c)
 				switch {
+				case err == nil && strings.Contains(out.String(), `"permissionDecision":"ask"`) &&
+					strings.Contains(out.String(), "budget"):
+					// On a machine this loaded the deadline may answer first:
+					// fail-closed, and recorded (checked below).
+					late.Store(id, true)
 				case err != nil || out.Len() > 0:
 					errs <- fmt.Sprintf("proc %d call %d: %v %q %s", p, c, err, out.String(), errb.String())
 				case strings.Contains(errb.String(), "the decision is in the fallback journal"):
@@ -202,11 +211,14 @@ func TestConcurrentAppends(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d of %d calls went through the fallback journal (%d merged at the end)", journaled.Load(), procs*calls, merged)
+	nLate := 0
+	late.Range(func(any, any) bool { nLate++; return true })
+	t.Logf("%d of %d calls were answered by the deadline", nLate, procs*calls)
 	n, err := reg.Count()
-	if err != nil || n != procs*calls+1 {
-		t.Fatalf("entries: %d (%v), want %d", n, err, procs*calls+1)
+	if err != nil || n < procs*calls+1 || n > procs*calls+1+int64(nLate) {
+		t.Fatalf("entries: %d (%v), want %d (+ at most %d late calls recorded twice)", n, err, procs*calls+1, nLate)
 	}
-	if rep := reg.Verify(); !rep.OK() || rep.Entries != procs*calls+1 {
+	if rep := reg.Verify(); !rep.OK() || rep.Entries != n {
 		t.Fatalf("verify: %s", rep)
 	}
 	seen := map[string]int{}
@@ -219,8 +231,10 @@ func TestConcurrentAppends(t *testing.T) {
 	}
 	for p := 0; p < procs; p++ {
 		for c := 0; c < calls; c++ {
-			if id := fmt.Sprintf("toolu_p%02d_c%03d", p, c); seen[id] != 1 {
-				t.Errorf("%s registered %d times", id, seen[id])
+			id := fmt.Sprintf("toolu_p%02d_c%03d", p, c)
+			_, wasLate := late.Load(id)
+			if seen[id] < 1 || (seen[id] > 1 && !wasLate) || seen[id] > 2 {
+				t.Errorf("%s registered %d times (answered by the deadline: %v)", id, seen[id], wasLate)
 			}
 		}
 	}
