@@ -38,26 +38,23 @@ func attendance(getenv func(string) string) Attendance {
 			a.Unattended, a.Why = true, why
 		}
 	}
-	if v := getenv("SENTINEL_UNATTENDED"); v != "" {
+	// A switch: unattended when its value is want; an unknown value is a
+	// problem, and unattended.
+	flag := func(name string, want bool, note string) {
+		v := getenv(name)
+		if v == "" {
+			return
+		}
 		on, ok := truthy(v)
-		switch {
-		case !ok:
-			a.Problems = append(a.Problems, fmt.Sprintf("SENTINEL_UNATTENDED=%q is not one of 1/true/yes/on or 0/false/no/off; judging as unattended", v))
-			set("SENTINEL_UNATTENDED=" + v + " (unknown value)")
-		case on:
-			set("SENTINEL_UNATTENDED=" + v)
+		if !ok {
+			a.Problems = append(a.Problems, fmt.Sprintf("%s=%q is not one of 1/true/yes/on or 0/false/no/off; judging as unattended", name, v))
+			set(name + "=" + v + " (unknown value)")
+		} else if on == want {
+			set(name + "=" + v + note)
 		}
 	}
-	if v := getenv("CLAUDE_CODE_SESSION_ATTENDED"); v != "" {
-		on, ok := truthy(v)
-		switch {
-		case !ok:
-			a.Problems = append(a.Problems, fmt.Sprintf("CLAUDE_CODE_SESSION_ATTENDED=%q is not a known value; judging as unattended", v))
-			set("CLAUDE_CODE_SESSION_ATTENDED=" + v + " (unknown value)")
-		case !on:
-			set("CLAUDE_CODE_SESSION_ATTENDED=" + v + " (headless run)")
-		}
-	}
+	flag("SENTINEL_UNATTENDED", true, "")
+	flag("CLAUDE_CODE_SESSION_ATTENDED", false, " (headless run)")
 	if v := getenv("CLAUDE_CODE_ENTRYPOINT"); strings.HasPrefix(v, "sdk-") {
 		set("CLAUDE_CODE_ENTRYPOINT=" + v + " (headless run)")
 	}
