@@ -8,9 +8,12 @@
 #   REKOR_URL=https://rekor.sigstore.dev REKOR_PUBKEY=testdata/rekor/rekor-public-good.pub
 #
 # It builds both binaries, makes a register by running real Claude Code
-# payloads through sentinel-hook, creates a key, seals (first against an
-# unreachable URL, to show the pending path), seals again, verifies offline,
-# exports a bundle, verifies it, and verifies online. All state lives in a
+# payloads through sentinel-hook, creates an encrypted key, seals (first
+# against an unreachable URL, to show the pending path), seals again,
+# verifies offline, exports a bundle, verifies it, seals a protocol file,
+# verifies online (live entries, consistency, the monitor over the log's
+# search index) and checks that a bundle cut before the last seal fails
+# online. Exit 2 (CI skips) when no server is given or running. All state lives in a
 # temp dir; nothing of the operator's is touched.
 set -euo pipefail
 
@@ -31,6 +34,7 @@ bin=$work/bin
 export PATH=$bin:$PATH
 export HOME=$work/home SENTINEL_HOME=$work/state XDG_CONFIG_HOME=$work/config XDG_STATE_HOME=$work/xstate
 export CLAUDE_CONFIG_DIR=$work/home/.claude
+export SENTINEL_PASSWORD=real-rekor-e2e   # keygen encrypts the key (cosign's format)
 mkdir -p "$HOME"
 
 step() { printf '\n== %s\n' "$*"; }
@@ -47,14 +51,16 @@ for p in "$repo"/testdata/payloads/*.json; do
 	n=$((n + 1))
 done
 echo "$n payloads judged"
-sentinel verify
+step "nothing sealed yet: verify fails, --allow-unsealed checks the chain only"
+expect 1 sentinel verify
+sentinel verify --allow-unsealed
 
 step "keygen"
 sentinel keygen
 
 step "seal against an unreachable log: kept pending, exit 4"
 expect 4 sentinel seal --rekor-url http://127.0.0.1:9 --timeout 5s
-expect 0 sentinel verify --rekor-key "$REKOR_PUBKEY"
+expect 0 sentinel verify --rekor-key "$REKOR_PUBKEY" --allow-unsealed
 
 step "seal against $REKOR_URL: the pending seal is uploaded"
 sentinel seal --rekor-url "$REKOR_URL"
@@ -62,20 +68,48 @@ for p in "$repo"/testdata/payloads/bash_*.json; do sentinel-hook < "$p" > /dev/n
 sentinel seal --rekor-url "$REKOR_URL"
 sentinel-hook < "$repo/testdata/payloads/bash_echo_data.json" > /dev/null 2>&1 || true
 
-step "verify offline, pinned to $REKOR_PUBKEY"
-sentinel verify --rekor-key "$REKOR_PUBKEY"
+step "verify offline, pinned to $REKOR_PUBKEY (the last entry is unsealed: fails without --allow-unsealed)"
+expect 1 sentinel verify --rekor-key "$REKOR_PUBKEY"
+sentinel verify --rekor-key "$REKOR_PUBKEY" --allow-unsealed
 step "verify with the public-good key instead: must fail (different log key)"
-expect 1 sentinel verify
+expect 1 sentinel verify --allow-unsealed
 
 step "export and verify the bundle"
 sentinel export --out "$work/bundle.json" --disclose 1,3
-sentinel verify --bundle "$work/bundle.json" --rekor-key "$REKOR_PUBKEY"
+sentinel verify --bundle "$work/bundle.json" --rekor-key "$REKOR_PUBKEY" --allow-unsealed
 sentinel export --out "$work/bundle-all.json" --disclose all
-sentinel verify --bundle "$work/bundle-all.json" --rekor-key "$REKOR_PUBKEY" --json > "$work/report.json"
+sentinel verify --bundle "$work/bundle-all.json" --rekor-key "$REKOR_PUBKEY" --allow-unsealed --json > "$work/report.json"
 echo "bundle with everything disclosed: ok"
 
-step "verify online against $REKOR_URL"
+step "protocol seal against $REKOR_URL; the seal travels in the bundle"
+cat > "$work/protocol.toml" <<'TOML'
+version = 1
+catalog_version = "x"
+catalog_hash = "y"
+
+[[prediction]]
+id = "rate"
+metric = "sentinel_flags_per_100_decisions"
+comparison = "below"
+value = 100.0
+reading = "2099-12-15"
+TOML
+sentinel protocol seal "$work/protocol.toml" --rekor-url "$REKOR_URL"
+sentinel protocol check "$work/protocol.toml" --at today --rekor-key "$REKOR_PUBKEY"
+
+step "seal the tail, export a bundle cut here, seal once more"
+sentinel seal --rekor-url "$REKOR_URL"
+sentinel export --out "$work/cut.json" --fields all
+sentinel verify --bundle "$work/cut.json" --rekor-key "$REKOR_PUBKEY"
+sentinel-hook < "$repo/testdata/payloads/bash_npm_test.json" > /dev/null 2>&1 || true
+sentinel seal --rekor-url "$REKOR_URL"
+# rekor-server writes its search index (Redis) after integrating: give it a moment.
+sleep 2
+
+step "verify online against $REKOR_URL: live entries, consistency, and the monitor (search index by key)"
 sentinel verify --online --rekor-key "$REKOR_PUBKEY"
+step "the cut bundle online: the later seal in the log is not in it, must fail"
+expect 1 sentinel verify --bundle "$work/cut.json" --online --rekor-key "$REKOR_PUBKEY" --rekor-url "$REKOR_URL"
 
 echo
 echo "real-rekor e2e: all steps passed"
