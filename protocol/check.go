@@ -23,7 +23,7 @@ type Result struct {
 	Statement string  `json:"statement"`
 	Reading   string  `json:"reading"` // the stated reading date
 	AsOf      string  `json:"as_of"`   // the date the data was cut at
-	Interim   bool    `json:"interim"` // read before the stated date (--at)
+	Interim   bool    `json:"interim"` // read before the reading day was over (--at, or on the day itself)
 	Status    string  `json:"status"`
 	Measured  Measure `json:"measured"`
 	Note      string  `json:"note,omitempty"`
@@ -125,7 +125,10 @@ func Check(f *File, each func(func(register.Entry) error) error, stops *Stops, a
 	for i, p := range f.Predictions {
 		d, _ := p.ReadingDate()
 		r := Result{ID: p.ID, Metric: p.Metric, Statement: p.Statement(), Reading: p.Reading,
-			AsOf: cut[i].Format(DateLayout), Interim: cut[i].Before(EndOfDay(d)), Note: p.Note}
+			AsOf: cut[i].Format(DateLayout), Note: p.Note,
+			// A reading made on its own reading day is interim too: grades
+			// and entries of the rest of that day still change it.
+			Interim: cut[i].Before(EndOfDay(d)) || !now.After(EndOfDay(d))}
 		switch t := tallies[cut[i]]; {
 		case t == nil:
 			r.Measured = unmeasurable(fmt.Sprintf("the reading date %s has not come yet; pass --at DATE for an interim reading", r.AsOf))

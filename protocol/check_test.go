@@ -120,6 +120,19 @@ func TestCheckReachesEveryStatus(t *testing.T) {
 			t.Errorf("future at 2026-12-12: %+v", res)
 		}
 	}
+	// A reading made on the reading day itself is interim: later grades
+	// that day still change it. The day after, it is final.
+	for _, c := range []struct {
+		now     time.Time
+		interim bool
+	}{{time.Date(2027, 6, 1, 23, 0, 0, 0, time.UTC), true}, {time.Date(2027, 6, 2, 0, 0, 1, 0, time.UTC), false}} {
+		rep, _ = Check(f, each(synthetic()), nil, time.Time{}, c.now)
+		for _, res := range rep.Results {
+			if res.ID == "future" && res.Interim != c.interim {
+				t.Errorf("future read at %s: interim %v, want %v", c.now, res.Interim, c.interim)
+			}
+		}
+	}
 	// A late reading counts the late grade: 3 true of 3.
 	rep, _ = Check(f, each(synthetic()), nil, time.Date(2026, 12, 30, 0, 0, 0, 0, time.UTC), now.AddDate(0, 1, 0))
 	for _, res := range rep.Results {

@@ -1,0 +1,159 @@
+package census
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sentinel-guard/sentinel/outcome"
+	"github.com/sentinel-guard/sentinel/register"
+)
+
+// ccRoot holds transcripts the real Claude Code wrote, with their truth
+// (testdata/claudecode/README.md; written by the e2e suite).
+const ccRoot = "../testdata/claudecode"
+
+type ccTruth struct {
+	Run   string `json:"run"`
+	Calls []struct {
+		ToolUseID        string `json:"tool_use_id"`
+		Step             string `json:"step"`
+		RegisterDecision string `json:"register_decision"`
+		Outcome          string `json:"outcome"`
+		Failed           bool   `json:"failed"`
+		Input            string `json:"input"`
+	} `json:"calls"`
+	Census map[string]int64 `json:"census_truth"`
+}
+
+// ccEntry is a line of register.json (sentinel log --json): the input is
+// an object there, so it is read apart and not replayed.
+type ccEntry struct {
+	Kind      string    `json:"kind"`
+	Time      time.Time `json:"time"`
+	SessionID string    `json:"session_id"`
+	ToolUseID string    `json:"tool_use_id"`
+	Tool      string    `json:"tool"`
+	Decision  string    `json:"decision"`
+	Rules     []string  `json:"rules"`
+	Attended  bool      `json:"attended"`
+	Label     string    `json:"label"`
+	Seq       int64     `json:"seq"`
+}
+
+// loadCCRegister appends a run's register.json to a fresh real register in
+// sequence order (new hashes; what the census joins on is kept).
+func loadCCRegister(t *testing.T, path string) *register.Register {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var es []ccEntry
+	if err := json.Unmarshal(data, &es); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := register.Open(filepath.Join(t.TempDir(), "register.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { reg.Close() })
+	for i := len(es) - 1; i >= 0; i-- { // log prints newest first
+		e := es[i]
+		if e.Rules == nil {
+			e.Rules = []string{}
+		}
+		re := register.Entry{Kind: e.Kind, Time: e.Time, SessionID: e.SessionID, ToolUseID: e.ToolUseID, Tool: e.Tool,
+			Decision: e.Decision, Rules: e.Rules, Attended: e.Attended, Label: e.Label, Input: []byte(`{}`)}
+		if err := reg.Append(&re); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return reg
+}
+
+// TestClaudeCodeTruth: over every run the real Claude Code wrote, census and
+// outcomes equal the truth for every stopper and every flag.
+func TestClaudeCodeTruth(t *testing.T) {
+	runs, _ := filepath.Glob(filepath.Join(ccRoot, "*", "*", "truth.json"))
+	if len(runs) == 0 {
+		t.Skip("no transcripts of the real Claude Code under " + ccRoot)
+	}
+	for _, tp := range runs {
+		dir := filepath.Dir(tp)
+		t.Run(filepath.Base(filepath.Dir(dir))+"/"+filepath.Base(dir), func(t *testing.T) {
+			var truth ccTruth
+			data, err := os.ReadFile(tp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(data, &truth); err != nil {
+				t.Fatal(err)
+			}
+			reg := loadCCRegister(t, filepath.Join(dir, "register.json"))
+			projects := filepath.Join(dir, "projects")
+			r, js := run(t, Options{TranscriptDirs: []string{projects}, Register: outcome.Entries(reg)})
+			// Count-only over the real harness's files too.
+			out := strings.ReplaceAll(string(js), SchemaURL, "")
+			for _, c := range truth.Calls {
+				if len(c.Input) >= 8 && strings.Contains(out, c.Input) {
+					t.Errorf("stops.json holds the input %q", c.Input)
+				}
+			}
+			got := stopCounts(r)
+			got["human_approved"] = v(r.HumanAtPrompt.Approved)
+			got["human_declined"] = v(r.HumanAtPrompt.Declined)
+			got["tool_calls"] = v(r.ToolCalls.Count)
+			got["sentinel_asks_approved"] = v(r.Outcomes.Asks.Approved)
+			got["sentinel_asks_declined"] = v(r.Outcomes.Asks.Declined)
+			for k, want := range truth.Census {
+				if got[k] != want {
+					t.Errorf("%s = %d, want %d", k, got[k], want)
+				}
+			}
+
+			// outcomes, through the same reader.
+			ans, _, err := outcome.ReadAnswers([]string{projects})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, _, err := outcome.Join(outcome.Entries(reg), ans)
+			if err != nil {
+				t.Fatal(err)
+			}
+			status := map[string]string{}
+			for _, x := range res {
+				status[x.ToolUseID] = x.Status
+			}
+			outcomes := map[string]bool{}
+			reg.Each(1, func(e *register.Entry) error {
+				outcomes[e.ToolUseID] = outcomes[e.ToolUseID] || e.Kind == register.KindOutcome
+				return nil
+			})
+			for _, c := range truth.Calls {
+				want := c.Outcome
+				// An ask the harness rejected because nobody could answer
+				// (this build asked where it should deny headless): the call
+				// did not run, which the truth names after the deny, held.
+				if c.RegisterDecision == "ask" && want == outcome.Held {
+					want = outcome.Unanswered
+				}
+				if c.RegisterDecision == "" {
+					continue
+				}
+				if c.Failed && !outcomes[c.ToolUseID] {
+					// Recorded before install registered PostToolUseFailure: the
+					// register cannot know this call ran (the gap issue 10.4 closed).
+					t.Logf("%s: ran and failed, but this run's install had no PostToolUseFailure hook", c.Step)
+					want = outcome.NotRun
+				}
+				if got := status[c.ToolUseID]; got != want {
+					t.Errorf("%s (%s, register %s): outcome %q, want %q", c.Step, c.ToolUseID, c.RegisterDecision, got, want)
+				}
+			}
+		})
+	}
+}
