@@ -170,6 +170,12 @@ func (w *walker) run(sc *scope, c *cmd) output {
 // plain emits a command that runs no further code, noting data positions.
 func (w *walker) plain(c *cmd, name string) output {
 	out := output{srcs: []string{name}, data: -1}
+	if strings.Contains(c.argv[0].Value, "/") && w.runWritten(c, c.argv[:1], "") {
+		return out // ./x.sh written earlier in the same source
+	}
+	if name == "npm" || name == "yarn" || name == "pnpm" || name == "bun" {
+		defer w.npmScripts(c, name)
+	}
 	// --help: GNU-style tools print help and do nothing else. A program
 	// named by a path (./deploy.sh) may not honour it, so it is not marked.
 	for _, a := range c.argv[1:] {
@@ -389,6 +395,8 @@ func (w *walker) source_(c *cmd, name string) {
 			return
 		} else if !f.Static {
 			c.runs = &DynamicCode{How: "source", Sources: f.srcs}
+		} else if w.runWritten(c, c.argv[1:2], "") {
+			return
 		}
 	}
 	w.emit(c)

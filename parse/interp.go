@@ -36,7 +36,9 @@ func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
 			w.taint = false
 		}
 	case script:
-		w.emit(c)
+		if a, ok := firstOperand(c.argv[1:], ""); !ok || !w.runWritten(c, []arg{a}, lang) {
+			w.emit(c)
+		}
 	default:
 		w.stdinCode(c, name, lang)
 	}

@@ -73,6 +73,9 @@ scan:
 			w.sourceCode(c, operands[0].code, name+" <(...)")
 			return
 		}
+		if w.runWritten(c, operands[:1], "") {
+			return // a file written earlier in the same source
+		}
 		w.emit(c) // runs a script file
 		return
 	}

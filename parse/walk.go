@@ -29,6 +29,9 @@ type walker struct {
 	varWork  int                 // assignment entries copied (see varOps)
 	unroll   int                 // product of the values of the for loops being unrolled
 	lastCode *scope              // scope at the end of the last re-parsed code
+	// written is the text earlier commands wrote to files (written.go).
+	written      map[string]string
+	writtenBytes int
 }
 
 func newWalker(opt Options) *walker {
@@ -301,7 +304,9 @@ func (w *walker) call(sc *scope, ce *syntax.CallExpr, redirs []*syntax.Redirect,
 	}
 	rds, stdin := w.redirects(sc, redirs)
 	c := w.newCmd(sc, pp, args, prefix, rds, stdin)
-	return w.run(sc, c)
+	out := w.run(sc, c)
+	w.noteWrites(c, out)
+	return out
 }
 
 // newCmd builds the command context for argv in scope sc.
