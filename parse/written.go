@@ -198,4 +198,3 @@ func (w *walker) npmScripts(c *cmd, name string) {
 		}
 	}
 }
-
