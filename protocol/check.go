@@ -128,7 +128,7 @@ func Check(f *File, each func(func(register.Entry) error) error, stops *Stops, a
 			AsOf: cut[i].Format(DateLayout), Note: p.Note,
 			// A reading made on its own reading day is interim too: grades
 			// and entries of the rest of that day still change it.
-			Interim: cut[i].Before(EndOfDay(d)) || !now.After(EndOfDay(d))}
+			Interim: cut[i].Before(EndOfDay(d)) || !cut[i].After(today) && !now.After(EndOfDay(d))}
 		switch t := tallies[cut[i]]; {
 		case t == nil:
 			r.Measured = unmeasurable(fmt.Sprintf("the reading date %s has not come yet; pass --at DATE for an interim reading", r.AsOf))
