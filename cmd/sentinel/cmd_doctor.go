@@ -92,6 +92,7 @@ func runDoctor(project string) *doctorReport {
 	checkHookRuns(rep, files)
 	checkWeakening(rep, files)
 	checkConfig(rep, project)
+	checkHookFiles(rep, project) // doctor_files.go
 	checkRegister(rep)
 	checkRegisterIntegrity(rep) // doctor_register.go
 	rep.OK = true
