@@ -665,3 +665,16 @@ func TestProbe(t *testing.T) {
 		t.Errorf("probe on a read-only file system = %v", err)
 	}
 }
+
+// TestJournalPending: lines a part-way merge has taken are not pending.
+func TestJournalPending(t *testing.T) {
+	r := openTemp(t)
+	writeJournalLines(t, r.Dir(), mergeLines+7)
+	appendN(t, r, 1)
+	if n, err := r.JournalPending(); err != nil || n != 7 {
+		t.Errorf("JournalPending = %d, %v; want 7", n, err)
+	}
+	if n, err := PendingJournal(r.Dir()); err != nil || n != mergeLines+7 {
+		t.Errorf("PendingJournal = %d, %v; want the file's %d lines", n, err, mergeLines+7)
+	}
+}

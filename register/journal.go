@@ -174,11 +174,28 @@ func syncDir(dir string) {
 	}
 }
 
-// PendingJournal counts the lines in dir's fallback journal (those of a
-// merge part-way through included: the next merges skip them). It never
-// blocks (a FIFO is refused, not read) and reads at most 256 MiB; a
-// larger journal is an error that says how many lines it counted.
+// PendingJournal counts the lines in dir's fallback journal file (lines
+// of a merge part-way through included; (*Register).JournalPending skips
+// them). It never blocks (a FIFO is refused, not read) and reads at most
+// 256 MiB; a larger journal is an error that says how many lines it
+// counted.
 func PendingJournal(dir string) (int, error) {
+	return pendingFrom(dir, nil)
+}
+
+// JournalPending counts the journal lines this register has not merged
+// yet: those after the position its last merge recorded.
+func (r *Register) JournalPending() (int, error) {
+	return pendingFrom(r.Dir(), func(f *os.File, fi os.FileInfo) int64 {
+		var posText string
+		r.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, journalPosKey).Scan(&posText)
+		return resumeAt(f, parsePos(posText), inode(fi), fi.Size())
+	})
+}
+
+// pendingFrom counts the lines of dir's journal from the offset start
+// gives (the beginning when nil).
+func pendingFrom(dir string, start func(*os.File, os.FileInfo) int64) (int, error) {
 	path := filepath.Join(dir, JournalFile)
 	f, err := openPlain(path, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
@@ -188,6 +205,15 @@ func PendingJournal(dir string) (int, error) {
 		return 0, journalErr(path, err)
 	}
 	defer f.Close()
+	if start != nil {
+		fi, err := f.Stat()
+		if err != nil {
+			return 0, err
+		}
+		if _, err := f.Seek(start(f, fi), io.SeekStart); err != nil {
+			return 0, err
+		}
+	}
 	n, rest := 0, false
 	buf := make([]byte, 1<<20)
 	var read int64

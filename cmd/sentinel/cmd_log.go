@@ -185,7 +185,7 @@ Exit codes: 0 printed (an empty register prints nothing), 3 usage,
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
-			if n, err := register.PendingJournal(reg.Dir()); err == nil && n > 0 {
+			if n, err := reg.JournalPending(); err == nil && n > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: %d more entries wait in the fallback journal (not shown); the next hook call merges them\n", n)
 			}
 			if !asJSON {

@@ -65,7 +65,12 @@ func statusOf(path string) *registerStatus {
 		st.Warnings = append(st.Warnings, "anchor: "+err.Error())
 	}
 	st.Anchor = a
-	if n, err := register.PendingJournal(dir); err != nil {
+	pending := func() (int, error) { return register.PendingJournal(dir) }
+	if ro, err := register.OpenReadOnly(path); err == nil {
+		defer ro.Close()
+		pending = ro.JournalPending // skips lines a part-way merge has taken
+	}
+	if n, err := pending(); err != nil {
 		st.Warnings = append(st.Warnings, err.Error())
 	} else {
 		st.Pending = n
