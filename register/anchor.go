@@ -1,6 +1,7 @@
 package register
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -8,7 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
+	"time"
 )
 
 // AnchorFile, beside the register, remembers the register this machine
@@ -37,6 +38,20 @@ type Anchor struct {
 // ReadAnchor reads the anchor in dir: nil (and no error) when there is
 // none. A file that is not a small regular JSON file is an error.
 func ReadAnchor(dir string) (*Anchor, error) {
+	var a *Anchor
+	var err error
+	for try := 0; try < 3; try++ {
+		if a, err = readAnchorOnce(dir); err == nil || !errors.Is(err, errNotAnchor) {
+			return a, err
+		}
+		time.Sleep(time.Millisecond) // maybe caught a write half done
+	}
+	return a, err
+}
+
+var errNotAnchor = errors.New("not a register anchor")
+
+func readAnchorOnce(dir string) (*Anchor, error) {
 	path := filepath.Join(dir, AnchorFile)
 	f, err := openPlain(path, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
@@ -54,39 +69,43 @@ func ReadAnchor(dir string) (*Anchor, error) {
 		return nil, fmt.Errorf("%s: over %d bytes", path, maxAnchorBytes)
 	}
 	var a Anchor
-	if err := json.Unmarshal(b, &a); err != nil || a.ID == "" || a.Seq < 1 || len(a.Hash) != 64 {
-		return nil, fmt.Errorf("%s: not a register anchor", path)
+	if err := json.Unmarshal(bytes.TrimSpace(b), &a); err != nil || a.ID == "" || a.Seq < 1 || len(a.Hash) != 64 {
+		return nil, fmt.Errorf("%s: %w", path, errNotAnchor)
 	}
 	return &a, nil
 }
 
-// writeAnchor replaces the anchor atomically (a new file renamed over it).
-// It is not fsynced: after a power loss it may lag the register by the
-// last entries, which only weakens the check for those, never raises a
-// false alarm (the anchor is written after the commit, so it never runs
-// ahead of the register).
+// anchorRecord is the anchor's fixed size: JSON padded with spaces.
+const anchorRecord = 256
+
+// writeAnchor overwrites the anchor in place with one fixed-size write (a
+// new file renamed over it cost ~0.3 ms of CPU per append in inode and
+// directory work). A reader that catches the write half done sees invalid
+// JSON and reads again (ReadAnchor). It is not fsynced: after a power loss
+// it may lag the register by the last entries, which only weakens the
+// check for those, never raises a false alarm (the anchor is written after
+// the commit, so it never runs ahead of the register).
 func writeAnchor(dir string, a Anchor) error {
 	b, err := json.Marshal(a)
+	if err != nil || len(b) >= anchorRecord {
+		return fmt.Errorf("register anchor: cannot encode %+v: %v", a, err)
+	}
+	rec := make([]byte, anchorRecord)
+	copy(rec, b)
+	for i := len(b); i < anchorRecord-1; i++ {
+		rec[i] = ' '
+	}
+	rec[anchorRecord-1] = '\n'
+	f, err := openPlain(filepath.Join(dir, AnchorFile), os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, "."+AnchorFile+"."+strconv.Itoa(os.Getpid()))
-	f, err := openPlain(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		os.Remove(tmp) // a FIFO or symlink planted under the temporary name
-		if f, err = openPlain(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
-			return err
-		}
+	_, err = f.WriteAt(rec, 0)
+	if fi, serr := f.Stat(); err == nil && serr == nil && fi.Size() > anchorRecord {
+		err = f.Truncate(anchorRecord)
 	}
-	_, err = f.Write(append(b, '\n'))
 	if cerr := f.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, AnchorFile))
-	}
-	if err != nil {
-		os.Remove(tmp)
 	}
 	return err
 }
