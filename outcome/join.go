@@ -10,8 +10,8 @@ import (
 // Outcome labels: PostToolUse records "ran", PostToolUseFailure "failed"
 // (the call ran and failed; register.LabelRanFailed). Both mean the call ran.
 const (
-	LabelRan    = "ran"
-	LabelFailed = "ran-failed"
+	LabelRan    = register.LabelRan
+	LabelFailed = register.LabelRanFailed
 )
 
 // Result is one decision joined to what happened.
@@ -265,9 +265,65 @@ func Entries(r *register.Register) func(func(register.Entry) error) error {
 // `sentinel doctor` and `sentinel verify` (a finding, not a broken chain).
 func Breaches(r *register.Register) ([]Breach, error) { return BreachesFrom(Entries(r)) }
 
-// Summarize counts the join of the decisions in [since, until) for the
-// census; answers may be nil. No Result is kept.
+// Summarize counts the join of the asks and denies in [since, until) for
+// the census; answers may be nil. It reads the register twice, first for the
+// flags, then for their outcomes, so that memory holds a key per flag and
+// nothing per allow or outcome entry: constant in the register's size for a
+// given number of flags. Allows are not counted (the census does not
+// publish them); an outcome written before its decision is still joined.
 func Summarize(each func(func(register.Entry) error) error, answers *Answers, since, until time.Time) (*Summary, error) {
-	_, sum, err := JoinWith(each, answers, Options{Since: since, Until: until, NoResults: true})
-	return sum, err
+	flags := map[transcript.Key]*joined{}
+	sum := &Summary{}
+	var noID []joined
+	err := each(func(e register.Entry) error {
+		if (e.Kind != register.KindDecision && e.Kind != register.KindError) || (e.Decision != "ask" && e.Decision != "deny") ||
+			!timeIn(e.Time, since, until) {
+			return nil
+		}
+		j := joined{idx: -1, decision: e.Decision}
+		if e.ToolUseID == "" {
+			noID = append(noID, j)
+			return nil
+		}
+		k := transcript.KeyOf(e.ToolUseID)
+		if old := flags[k]; old != nil {
+			sum.add(classifyJoined(old, answers.ofKey(k), nil)) // decided again: both count
+		}
+		flags[k] = &j
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = each(func(e register.Entry) error {
+		if e.Kind != register.KindOutcome {
+			return nil
+		}
+		sum.OutcomeEntries++
+		if e.Label == LabelFailed {
+			sum.FailedEntries++
+		}
+		if e.ToolUseID == "" {
+			return nil
+		}
+		if j := flags[transcript.KeyOf(e.ToolUseID)]; j != nil && j.outSeq == 0 {
+			j.outSeq, j.failed = e.Seq, e.Label == LabelFailed
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if answers != nil {
+		sum.TranscriptsRead = answers.Files
+		sum.Structured = answers.Structured
+	}
+	for k, j := range flags {
+		sum.add(classifyJoined(j, answers.ofKey(k), nil))
+	}
+	for i := range noID {
+		sum.add(classifyNoID(&noID[i], nil))
+	}
+	sum.Decisions = sum.Asks.Presented + sum.Asks.Unanswered + sum.Denies.Held + sum.Denies.Breached
+	return sum, nil
 }
