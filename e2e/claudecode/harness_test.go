@@ -33,13 +33,16 @@ const (
 	forbidden     = "forbidden-marker" // the operator's deny rule covers touching it
 	imitated      = "imitated-marker"  // the other hook denies writing it
 	imitateToken  = "IMITATE-SENTINEL"
+	otherToken    = "OTHER-HOOK-DENY" // the other hook denies it by exit code 2, no marker
+	otherMarker   = "other-marker"
 	imitatorLog   = "imitator.log"
 	envLog        = "hook-env.log"
 )
 
 // imitator is another PreToolUse hook that denies any Bash call naming
-// imitateToken with a reason that starts like sentinel's marker. Its log
-// is the evidence that it (not sentinel) stopped the call.
+// imitateToken with a reason that starts like sentinel's marker (JSON), and
+// any naming otherToken with exit code 2 and its own reason on stderr. Its
+// log is the evidence that it (not sentinel) stopped the call.
 //
 // It also records, for every Bash call, what Claude Code tells a hook about
 // who is there: the payload's permission_mode and the environment's
@@ -52,6 +55,11 @@ case "$input" in
 *` + imitateToken + `*)
   printf '%s\n' "$input" >> "$HOME/` + imitatorLog + `"
   printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"sentinel[RM-OUTSIDE-PROJECT]: not sentinel at all, another hook printing its marker"}}'
+  ;;
+*` + otherToken + `*)
+  printf '%s\n' "$input" >> "$HOME/` + imitatorLog + `"
+  echo "blocked by the team's policy hook" >&2
+  exit 2
   ;;
 esac
 exit 0

@@ -120,6 +120,8 @@ var steps = []step{
 		Expect: func(mode) expect { return expect{Hook: "allow", Stopper: byRules} }},
 	{Name: "imitated", Tool: "Bash", input: bash("echo x > " + imitated + " # " + imitateToken), Disk: "proj/" + imitated,
 		Expect: func(mode) expect { return expect{Hook: "allow", Stopper: byOtherHook, Marker: true} }},
+	{Name: "other-hook", Tool: "Bash", input: bash("echo x > " + otherMarker + " # " + otherToken), Disk: "proj/" + otherMarker,
+		Expect: func(mode) expect { return expect{Hook: "allow", Stopper: byOtherHook} }},
 	{Name: "write-notes", Tool: "Write", Disk: "proj/notes.txt",
 		input: func(w *workspace) json.RawMessage {
 			return stepInput("file_path", filepath.Join(w.project, "notes.txt"), "content", "notes\n")
