@@ -146,6 +146,12 @@ func newJudge(c Call, env Env) *judge {
 		cf := filepath.Join(j.home, ".config", "sentinel")
 		j.sentinel = append(j.sentinel, st, cf)
 		j.keyDirs = append(j.keyDirs, cf)
+		// where install puts the binaries when the caller does not say
+		for _, d := range []string{j.home + "/.local/bin", j.home + "/go/bin", j.home + "/bin", "/usr/local/bin"} {
+			for _, n := range programs.GuardNames {
+				j.sentinel = append(j.sentinel, d+"/"+n)
+			}
+		}
 	}
 	return j
 }
@@ -281,6 +287,17 @@ func stringField(obj map[string]any, key string, required bool) (string, error) 
 	return s, nil
 }
 
+// commandMatchers are the matchers of rules that judge a whole command (what
+// parse found across its executions); a rule file registers one with
+// onCommand.
+var commandMatchers []func(j *judge, res *parse.Result)
+
+// onCommand registers a matcher; call it from a package-level var.
+func onCommand(m func(j *judge, res *parse.Result)) bool {
+	commandMatchers = append(commandMatchers, m)
+	return true
+}
+
 // bash parses and judges a shell command.
 func (j *judge) bash(cmd string) error {
 	res, err := parse.Parse(cmd, parse.Options{Cwd: j.cwd, Home: j.home})
@@ -299,6 +316,9 @@ func (j *judge) bash(cmd string) error {
 		j.exec(res.Execs, i)
 	}
 	j.reachFallback()
+	for _, m := range commandMatchers {
+		m(j, res)
+	}
 	if j.networkSend != "" {
 		if s := firstNonEmpty(j.secretRead, j.secretVar); s != "" {
 			j.add(RuleExfilSecretNetwork, s+" + "+j.networkSend)

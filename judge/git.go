@@ -30,8 +30,8 @@ var _ = rules(
 		Reason:      "git reset --hard discards uncommitted changes in the worktree and index",
 		Alternative: "commit or `git stash` first, or use `git reset --keep`",
 		Matches:     "`git reset --hard` (any position, any global options: `-C`, `--git-dir`, `GIT_DIR=`, `-c`)",
-		Fire:        []string{"git reset --hard", "git -C ../other reset -q --hard HEAD@{1}"},
-		Pass:        []string{"git reset --soft HEAD~1", "git commit -m 'never git reset --hard'", "git reset --keep HEAD~1"}},
+		Fire:        []string{`git {reset,} --hard`, `git reset {--hard,}`, "git reset --hard", "git -C ../other reset -q --hard HEAD@{1}"},
+		Pass:        []string{`git {status,log}`, "git reset --soft HEAD~1", "git commit -m 'never git reset --hard'", "git reset --keep HEAD~1"}},
 	Rule{ID: RuleGitStashDrop, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "git stash drop/clear deletes stashed work",
 		Alternative: "leave the stash in place; `git stash list` to inspect it",
@@ -66,7 +66,7 @@ var _ = rules(
 		Reason:      "force push, mirror push or remote ref deletion rewrites shared history",
 		Alternative: "`git push --force-with-lease`, or push a new branch",
 		Matches:     "`push -f`/`--force`/`--mirror`/`--delete`/`-d`/`--prune`, `+ref`, `:ref`; not `--force-with-lease` alone",
-		Fire:        []string{"git push --force", "git push origin +main"},
+		Fire:        []string{`git push --{force,}`, "git push --force", "git push origin +main"},
 		Pass:        []string{"git push --force-with-lease", "git push origin main"}},
 	Rule{ID: RuleGitBranchForceDelete, Class: ClassDiscardWork, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "git branch -D deletes a branch even when it is not merged",
@@ -114,8 +114,8 @@ var _ = rules(
 		Reason:      "--no-verify skips the commit/push hooks (tests, linters, secret scans)",
 		Alternative: "fix what the hook reports, then commit normally",
 		Matches:     "`--no-verify` on commit/push/merge/am/rebase/cherry-pick/revert/pull, `commit -n`, `HUSKY=0 git commit`",
-		Fire:        []string{"git commit --no-verify -m x", "HUSKY=0 git commit -m x"},
-		Pass:        []string{"git commit -m x", "git commit -m 'add --no-verify docs'"}},
+		Fire:        []string{`SKIP=flake8 git commit -m x`, "git commit --no-verify -m x", "HUSKY=0 git commit -m x"},
+		Pass:        []string{`SKIP= git commit -m x`, "git commit -m x", "git commit -m 'add --no-verify docs'"}},
 )
 
 // gitGlobal splits git's global options from the subcommand. It returns
@@ -151,6 +151,23 @@ func isHooksPathKey(k string) bool {
 	return strings.EqualFold(k, "core.hooksPath")
 }
 
+// skipsHooks reports a variable that switches commit hooks off without
+// touching them: husky (HUSKY=0), pre-commit (SKIP=ids), lefthook,
+// overcommit.
+func skipsHooks(name, value string) bool {
+	switch name {
+	case "HUSKY":
+		return value == "0"
+	case "HUSKY_SKIP_HOOKS", "LEFTHOOK_EXCLUDE", "OVERCOMMIT_DISABLE", "PRE_COMMIT_ALLOW_NO_CONFIG":
+		return value != "" && value != "0"
+	case "SKIP":
+		return value != ""
+	case "LEFTHOOK":
+		return value == "0" || value == "false"
+	}
+	return false
+}
+
 // git judges one git invocation.
 func (j *judge) git(e *parse.Exec, args []string, detail string) {
 	sub, rest, cfg := gitGlobal(args)
@@ -160,7 +177,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 		}
 	}
 	for _, a := range e.Assigns {
-		if (a.Name == "HUSKY" && a.Value.Value == "0") || a.Name == "HUSKY_SKIP_HOOKS" {
+		if skipsHooks(a.Name, a.Value.Value) {
 			if sub == "commit" || sub == "push" || sub == "merge" {
 				j.add(RuleGitNoVerify, detail)
 			}

@@ -118,6 +118,19 @@ func (j *judge) inPlace(e *parse.Exec, args []string, detail string) {
 // chmod judges chmod/chown/... : setuid bits, recursion on system or home,
 // and changes to protected files.
 func (j *judge) chmod(e *parse.Exec, args []string, detail string) {
+	if e.Name == "chmod" {
+		// chmod -x FILE: "-x" is the mode, not an option (GNU chmod reads a
+		// mode that starts with "-"); keep it as the first operand.
+		for k, a := range args {
+			if isDashMode(a) {
+				args = append(append(append([]string(nil), args[:k]...), "--", a), args[k+1:]...)
+				break
+			}
+			if !strings.HasPrefix(a, "-") || a == "--" {
+				break
+			}
+		}
+	}
 	o := parseOpts(args, "", "reference")
 	pos := o.Pos
 	if _, ref := o.Long["reference"]; !ref && len(pos) > 0 && e.Name != "chattr" && e.Name != "setfacl" {
@@ -126,7 +139,6 @@ func (j *judge) chmod(e *parse.Exec, args []string, detail string) {
 		}
 		pos = pos[1:]
 	}
-	// chmod -x, +x style modes parse as short options; that is fine.
 	recursive := o.Has('R', "recursive")
 	for _, t := range pos {
 		p, ok := j.resolve(t, e.Dir)
@@ -148,6 +160,15 @@ func (j *judge) chmod(e *parse.Exec, args []string, detail string) {
 			}
 		}
 	}
+}
+
+// isDashMode matches a chmod mode written with a leading "-" (-x, -rwx,
+// -w,o-r): mode letters only, none of chmod's own options (c f v R).
+func isDashMode(a string) bool {
+	if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+		return false
+	}
+	return strings.Trim(a[1:], "rwxXstugoa+-=,01234567") == ""
 }
 
 // isSetuidMode matches u+s, g+s, +s, 4755, 2755, 06755 ...

@@ -52,8 +52,8 @@ var _ = rules(
 		Reason:      "writing, deleting or reading the sentinel's own register, configuration, keys or binaries",
 		Alternative: "the sentinel is the operator's; ask them",
 		Matches:     "write/delete/chmod of sentinel's state, config, binaries; reading its keys",
-		Fire:        []string{"rm -rf ~/.local/state/sentinel", "mv ~/.config/sentinel /tmp/x"},
-		Pass:        []string{"sentinel log", "sentinel verify"}},
+		Fire:        []string{`chmod -x ~/.local/bin/sentinel-hook`, `mv ~/.local/bin /tmp/b`, `chmod 000 ~/.config`, "rm -rf ~/.local/state/sentinel", "mv ~/.config/sentinel /tmp/x"},
+		Pass:        []string{`chmod -x ./script.sh`, `mv ~/.local/bin/mytool /tmp/`, "sentinel log", "sentinel verify"}},
 	Rule{ID: RuleClaudeSettingsEdit, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 		Reason:      "editing Claude Code settings (hooks, permissions) from inside the session",
 		Alternative: "propose the settings change to the operator",
@@ -242,6 +242,18 @@ func (j *judge) isSentinelPath(p string) bool {
 	return false
 }
 
+// aboveSentinel reports a directory above one of the sentinel's own paths:
+// moving, deleting or locking it (mv ~/.local/bin x, chmod 000 ~/.local)
+// takes the guard's binary, state or configuration with it.
+func (j *judge) aboveSentinel(p string) bool {
+	for _, s := range j.sentinel {
+		if strictlyUnder(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
 func (j *judge) isSentinelKey(p string) bool {
 	for _, d := range j.keyDirs {
 		if under(p, d) && (strings.HasSuffix(p, ".key") || p == d) {
@@ -385,6 +397,10 @@ func (j *judge) writeAbs(p string, kind writeKind, detail string) {
 	base, _ := globBase(p)
 	switch {
 	case j.isSentinelPath(base) || j.isSentinelPath(p):
+		j.add(RuleSentinelTamper, detail)
+		return
+	case (kind == kindDelete || kind == kindChmod) && j.aboveSentinel(base) && j.locate(base) != locHome && j.locate(base) != locSystem:
+		// (the home and system rules speak for rm -rf ~ and rm -rf /)
 		j.add(RuleSentinelTamper, detail)
 		return
 	case isClaudeSettings(p):

@@ -218,6 +218,9 @@ func (w *walker) callDefined(sc *scope, c *cmd, name string) bool {
 	if body, ok := w.funcs[name]; ok {
 		key := "function " + name
 		if w.active[key] {
+			if !slices.Contains(w.recurse, name) {
+				w.recurse = append(w.recurse, name) // :(){ :|:& };:
+			}
 			return true // recursion: its body is judged already
 		}
 		w.tick()

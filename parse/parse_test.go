@@ -322,7 +322,11 @@ var casesWords = []tcase{
 	{src: `rm $'a\tb' $'\x41\u00e9'`, want: []want{{argv: "rm a\tb Aé", name: "rm", static: "SSS"}}},
 	{src: `rm ~/x ~ "$HOME/y" ${HOME}/z ~other/q`, want: []want{{argv: "rm /home/u/x /home/u /home/u/y /home/u/z ~other/q", name: "rm", static: "SSSSSD"}}},
 	{src: `rm $PWD/a`, want: []want{{argv: "rm /work/repo/a", name: "rm", static: "SS"}}},
-	{src: `rm *.go "*.go" a?c [ab] {x,y}`, want: []want{{argv: "rm *.go *.go a?c [ab] {x,y}", name: "rm", static: "SDSDDD"}}},
+	{src: `rm *.go "*.go" a?c [ab] {x,y}`, want: []want{{argv: "rm *.go *.go a?c [ab] x y", name: "rm", static: "SDSDDSS"}}},
+	// brace expansion comes first; an empty alternative is no word
+	{src: `rm -rf {~,} x{1..3} {a..c}`, want: []want{{argv: "rm -rf /home/u x1 x2 x3 a b c", name: "rm", static: "SSSSSSSSS"}}},
+	{src: `git {reset,} --{hard,}`, want: []want{{argv: "git reset --hard --", name: "git", static: "SSSS"}}},
+	{src: `rm x{1..100000}`, want: []want{{argv: "rm x{1..100000}", name: "rm", static: "SD"}}},
 	{src: `rm $X "${Y}" $((1+2))`, want: []want{{argv: "rm $X ${Y} $((1 + 2))", name: "rm", static: "SDDD"}}},
 	{src: `\rm -rf x`, want: []want{{argv: "rm -rf x", name: "rm"}}},
 	{src: `/bin/rm x`, want: []want{{argv: "/bin/rm x", name: "rm"}}},

@@ -133,6 +133,10 @@ type Data struct {
 type Result struct {
 	Execs []Exec `json:"execs"`
 	Data  []Data `json:"data,omitempty"`
+	// Recursive names the functions defined in the source that call
+	// themselves when run, directly or through others (a fork bomb is one:
+	// :(){ :|:& };:).
+	Recursive []string `json:"recursive,omitempty"`
 }
 
 // Options bound and inform the analysis.

@@ -32,6 +32,7 @@ type walker struct {
 	// written is the text earlier commands wrote to files (written.go).
 	written      map[string]string
 	writtenBytes int
+	recurse      []string // functions that call themselves (Result.Recursive)
 }
 
 func newWalker(opt Options) *walker {
@@ -46,7 +47,7 @@ func newWalker(opt Options) *walker {
 }
 
 func (w *walker) result() *Result {
-	r := &Result{Execs: w.execs}
+	r := &Result{Execs: w.execs, Recursive: w.recurse}
 	if r.Execs == nil {
 		r.Execs = []Exec{}
 	}

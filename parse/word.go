@@ -102,6 +102,19 @@ func (w *walker) fields(sc *scope, wd *syntax.Word) []arg {
 	if wd == nil {
 		return nil
 	}
+	if alts := braceWords(wd); alts != nil {
+		// brace expansion comes first: each word it makes is a field
+		var out []arg
+		for _, a := range alts {
+			out = append(out, w.unbracedFields(sc, a)...)
+		}
+		return out
+	}
+	return w.unbracedFields(sc, wd)
+}
+
+// unbracedFields is fields of a word without brace expansions.
+func (w *walker) unbracedFields(sc *scope, wd *syntax.Word) []arg {
 	if ps, ok := w.quotedAt(sc, wd); ok {
 		return ps
 	}
