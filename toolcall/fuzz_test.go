@@ -34,6 +34,12 @@ func FuzzPre(f *testing.F) {
 	f.Add([]byte(`{"tool_name":"Bash","tool_input":{"command":"git reset --hard\u0000origin/main"}}`))
 	f.Add([]byte(``))
 	state := f.TempDir()
+	// The register on tmpfs when there is one: the same code paths without
+	// a disk's fsync per input, so the fuzzer spends its time on inputs.
+	if shm, err := os.MkdirTemp("/dev/shm", "fuzzpre"); err == nil {
+		state = shm
+		f.Cleanup(func() { os.RemoveAll(shm) })
+	}
 	env := map[string]string{"SENTINEL_HOME": state, "XDG_CONFIG_HOME": filepath.Join(state, "config"),
 		"HOME": filepath.Join(state, "home")}
 	closeRegister = true
