@@ -109,6 +109,12 @@ type Filter struct {
 
 // Query returns the entries matching f, newest (highest seq) first.
 func (r *Register) Query(f Filter) ([]*Entry, error) {
+	q, args := f.query()
+	return r.collect(q, args...)
+}
+
+// query is the SQL of f, newest first.
+func (f Filter) query() (string, []any) {
 	var where []string
 	var args []any
 	add := func(cond string, v any) {
@@ -144,7 +150,7 @@ func (r *Register) Query(f Filter) ([]*Entry, error) {
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	return r.collect(q, args...)
+	return q, args
 }
 
 // FindByToolUseID returns the entries recorded for a tool_use_id (the

@@ -50,10 +50,10 @@ func (r *Register) stream(from int64, fn func(*Entry, error) bool) error {
 
 // streamOn is stream on a given connection (inside its read transaction).
 func (r *Register) streamOn(conn *sql.Conn, from int64, fn func(*Entry, error) bool) error {
-	// Reading through mmap saves a pread per page (about half the system
-	// time of a full walk); the connection goes back to the pool without it.
-	conn.ExecContext(bg, `PRAGMA mmap_size = 1073741824`)
-	defer conn.ExecContext(bg, `PRAGMA mmap_size = 0`)
+	// No mmap: it would save a pread per page, but every mapped page
+	// counts in the process's resident memory, and a register of a million
+	// entries is 500 MiB (docs/cli.md, "Scale": memory must not grow with
+	// the register). SQLite's page cache stays at its default 2 MiB.
 	return conn.Raw(func(dc any) error {
 		c, ok := dc.(driver.QueryerContext)
 		if !ok {

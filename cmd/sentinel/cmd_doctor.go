@@ -13,7 +13,6 @@ import (
 
 	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/judge"
-	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 )
 
@@ -246,19 +245,7 @@ func checkRegister(rep *doctorReport) {
 		tx.Rollback()
 		rep.add("register append", doctorOK, "the register takes the write lock (test rolled back, nothing written)", "")
 	}
-	vr := reg.Verify()
-	if !vr.OK() {
-		rep.add("register verify", doctorFail, vr.String(), "run: sentinel verify, and keep the file as evidence; start a new register with SENTINEL_HOME elsewhere")
-		return
-	}
-	rep.add("register verify", doctorOK, fmt.Sprintf("%s: %d entries, chain intact", path, vr.Entries), "")
-	if brs, err := outcome.Breaches(reg); err != nil {
-		rep.add("breaches", doctorWarn, "could not join decisions to outcomes: "+err.Error(), "run: sentinel outcomes")
-	} else if len(brs) > 0 {
-		rep.add("breaches", doctorFail, breachMessage(brs), "the harness ran calls the sentinel denied: see sentinel outcomes; check other hooks and the Claude Code version")
-	} else {
-		rep.add("breaches", doctorOK, "no denied call ran (decisions joined to PostToolUse outcome entries)", "")
-	}
+	checkChain(rep, reg, path) // doctor_chain.go
 }
 
 func printDoctor(w io.Writer, rep *doctorReport) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 )
 
@@ -89,10 +91,71 @@ func entryJSON(e *register.Entry) logEntry {
 	return le
 }
 
-func printLog(w io.Writer, es []*register.Entry) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SEQ\tTIME (UTC)\tKIND\tDECISION\tATTENDED\tTOOL\tRULES\tINPUT")
-	for _, e := range es {
+// streamLog prints the entries f selects, newest first, one at a time:
+// memory stays flat however many entries -n 0 prints (the JSON array is
+// written element by element; the table is aligned per block of rows).
+func streamLog(w io.Writer, reg *register.Register, f register.Filter, asJSON bool) error {
+	if !asJSON {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "SEQ\tTIME (UTC)\tKIND\tDECISION\tATTENDED\tTOOL\tRULES\tINPUT")
+		n := 0
+		err := reg.QueryEach(f, func(e *register.Entry) error {
+			printLogRow(tw, e)
+			if n++; n%logBlock == 0 {
+				return tw.Flush()
+			}
+			return nil
+		})
+		if ferr := tw.Flush(); err == nil {
+			err = ferr
+		}
+		return err
+	}
+	ran, done, err := reg.RanLookup()
+	if err != nil {
+		return err
+	}
+	defer done()
+	bw := bufio.NewWriterSize(w, 64<<10)
+	sep := "[\n  "
+	err = reg.QueryEach(f, func(e *register.Entry) error {
+		le := entryJSON(e)
+		if (e.Kind == register.KindDecision || e.Kind == register.KindError) && e.Decision != "" {
+			didRun := false
+			if e.ToolUseID != "" {
+				r, err := ran(e.ToolUseID)
+				if err != nil {
+					return err
+				}
+				didRun = r
+			}
+			le.Outcome, _ = outcome.Classify(e.Decision, e.ToolUseID != "", didRun, outcome.AnswerNone)
+		}
+		b, err := json.MarshalIndent(le, "  ", "  ")
+		if err != nil {
+			return err
+		}
+		bw.WriteString(sep)
+		bw.Write(b)
+		sep = ",\n  "
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if sep == "[\n  " {
+		bw.WriteString("[]\n")
+	} else {
+		bw.WriteString("\n]\n")
+	}
+	return bw.Flush()
+}
+
+// logBlock is how many rows of the table are aligned together.
+const logBlock = 500
+
+func printLogRow(tw io.Writer, e *register.Entry) {
+	{
 		dec := e.Decision
 		if dec == "" {
 			dec = "-"
@@ -114,7 +177,6 @@ func printLog(w io.Writer, es []*register.Entry) {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.Time.UTC().Format("2006-01-02 15:04:05"),
 			e.Kind, dec, att, dashIfEmpty(e.Tool), rules, shortInput(e.Input, 60))
 	}
-	tw.Flush()
 }
 
 func dashIfEmpty(s string) string {
@@ -181,27 +243,13 @@ Exit codes: 0 printed (an empty register prints nothing), 3 usage,
 				return registerError(path, err)
 			}
 			defer reg.Close()
-			es, err := reg.Query(f)
-			if err != nil {
-				return fail(exitError, "%v", err)
-			}
 			if n, err := reg.JournalPending(); err == nil && n > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: %d more entries wait in the fallback journal (not shown); the next hook call merges them\n", n)
 			}
-			if !asJSON {
-				printLog(cmd.OutOrStdout(), es)
-				return nil
+			if err := streamLog(cmd.OutOrStdout(), reg, f, asJSON); err != nil {
+				return fail(exitError, "%v", err)
 			}
-			out := make([]logEntry, 0, len(es))
-			oc := logOutcomes(reg, es)
-			for _, e := range es {
-				le := entryJSON(e)
-				le.Outcome = oc[e.Seq]
-				out = append(out, le)
-			}
-			enc := json.NewEncoder(cmd.OutOrStdout())
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the entries as a JSON array (salt omitted)")

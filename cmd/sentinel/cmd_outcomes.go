@@ -171,29 +171,3 @@ func breachFindings(rep *seal.Report, reg *register.Register, b *bundle.Bundle) 
 			Message: fmt.Sprintf("entry %d (%s %s) was denied but ran anyway (outcome entry %d)", br.Seq, br.Tool, strings.Join(br.Rules, ","), br.OutcomeSeq)})
 	}
 }
-
-// logOutcomes derives the outcome of each decision shown by `sentinel log`
-// from the outcome entries with the same tool_use_id (indexed look-ups, so
-// a page of the log costs a page of queries). Transcripts are not read
-// here: an ask that did not run shows as unknown; `sentinel outcomes`
-// also looks for the user's rejection.
-func logOutcomes(reg *register.Register, es []*register.Entry) map[int64]string {
-	out := map[int64]string{}
-	for _, e := range es {
-		if (e.Kind != register.KindDecision && e.Kind != register.KindError) || e.Decision == "" {
-			continue
-		}
-		ran := false
-		if e.ToolUseID != "" {
-			same, err := reg.FindByToolUseID(e.ToolUseID)
-			if err != nil {
-				continue // leave it blank rather than guess
-			}
-			for _, o := range same {
-				ran = ran || o.Kind == register.KindOutcome
-			}
-		}
-		out[e.Seq], _ = outcome.Classify(e.Decision, e.ToolUseID != "", ran, outcome.AnswerNone)
-	}
-	return out
-}
