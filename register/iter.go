@@ -34,9 +34,13 @@ func (r *Register) QueryEach(f Filter, fn func(e *Entry) error) error {
 // a breach (the harness ran a call the sentinel denied). It reads only the
 // rows the tool_use_id index finds, not the register.
 func (r *Register) DeniesThatRan(after int64, fn func(deny, outcome *Entry) error) error {
-	rows, err := r.db.Query(`SELECT d.seq, o.seq FROM entries o JOIN entries d
-		ON d.tool_use_id = o.tool_use_id AND d.kind IN ('decision', 'error') AND d.decision = 'deny'
-		WHERE o.kind = 'outcome' AND o.seq > ? AND o.tool_use_id != '' ORDER BY o.seq, d.seq`, after)
+	// CROSS JOIN fixes the plan: the denies by their index, then each one's
+	// outcome by the tool_use_id index ("+" keeps SQLite off the kind
+	// index, which would scan every outcome entry).
+	rows, err := r.db.Query(`SELECT d.seq, o.seq FROM entries d CROSS JOIN entries o
+		ON o.tool_use_id = d.tool_use_id AND +o.kind = 'outcome'
+		WHERE d.decision = 'deny' AND +d.kind IN ('decision', 'error') AND d.tool_use_id != ''
+		AND (o.seq > ? OR d.seq > ?) ORDER BY o.seq, d.seq`, after, after)
 	if err != nil {
 		return r.wrap(err)
 	}
@@ -102,7 +106,7 @@ func (r *Register) VerifyAfter(seq int64, hash string) Report {
 // a call has an outcome entry (it ran), one prepared query per call; done
 // releases it.
 func (r *Register) RanLookup() (ran func(toolUseID string) (bool, error), done func(), err error) {
-	st, err := r.db.Prepare(`SELECT 1 FROM entries WHERE tool_use_id = ? AND kind = 'outcome' LIMIT 1`)
+	st, err := r.db.Prepare(`SELECT 1 FROM entries INDEXED BY entries_tool_use_id WHERE tool_use_id = ? AND kind = 'outcome' LIMIT 1`)
 	if err != nil {
 		return nil, nil, r.wrap(err)
 	}

@@ -183,7 +183,7 @@ would take.`,
 				printUngraded(cmd.OutOrStdout(), fs)
 				return nil
 			}
-			rep, err := collectGrades(outcome.Entries(r))
+			rep, err := collectGrades(r)
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
@@ -231,14 +231,23 @@ type gradesReport struct {
 
 const selfConcordanceDef = "true / (true + false) over the latest grade of each flag, unclear excluded: the operator agreeing with the tool, not precision"
 
-func collectGrades(each func(func(register.Entry) error) error) (*gradesReport, error) {
-	flags := map[int64]register.Entry{}
+// collectGrades streams the register once. It keeps a few fields of each
+// flag (strings copied out of the row, so that no row stays in memory) and
+// the latest grade of each graded flag; what happened to a graded call is
+// looked up by the tool_use_id index afterwards.
+func collectGrades(r *register.Register) (*gradesReport, error) {
+	type flag struct {
+		f         flagFields
+		toolUseID string
+	}
+	flags := map[int64]*flag{}
 	latest := map[int64]*gradedFlag{}
-	err := each(func(e register.Entry) error {
+	var in interner
+	err := r.Each(1, func(e *register.Entry) error {
 		switch {
-		case protocol.IsFlag(e):
-			e.Input, e.Salt = nil, nil
-			flags[e.Seq] = e
+		case protocol.IsFlag(*e):
+			flags[e.Seq] = &flag{flagFields{Seq: e.Seq, Time: e.Time, Tool: in.get(e.Tool), Decision: in.get(e.Decision),
+				Attended: e.Attended, Rules: in.list(e.Rules)}, strings.Clone(e.ToolUseID)}
 		case e.Kind == register.KindGrade:
 			f, ok := flags[e.Ref]
 			if !ok {
@@ -246,8 +255,7 @@ func collectGrades(each func(func(register.Entry) error) error) (*gradesReport, 
 			}
 			var n gradeNote
 			_ = json.Unmarshal(e.Input, &n) // commitment-only grades have no note
-			g := &gradedFlag{flagFields: flagFields{Seq: f.Seq, Time: f.Time, Tool: f.Tool, Decision: f.Decision,
-				Attended: f.Attended, Rules: f.Rules}, Grade: e.Label, GradeSeq: e.Seq, GradedAt: e.Time, Note: n.Note}
+			g := &gradedFlag{flagFields: f.f, Grade: in.get(e.Label), GradeSeq: e.Seq, GradedAt: e.Time, Note: n.Note}
 			if old := latest[e.Ref]; old != nil {
 				g.Regraded = old.Regraded + 1
 			}
@@ -258,14 +266,20 @@ func collectGrades(each func(func(register.Entry) error) error) (*gradesReport, 
 	if err != nil {
 		return nil, err
 	}
-	results, _, err := outcome.Join(each, nil)
+	ran, done, err := r.RanLookup()
 	if err != nil {
 		return nil, err
 	}
-	for _, res := range results {
-		if g := latest[res.Seq]; g != nil {
-			g.Outcome = res.Status
+	defer done()
+	for seq, g := range latest {
+		id := flags[seq].toolUseID
+		didRun := false
+		if id != "" {
+			if didRun, err = ran(id); err != nil {
+				return nil, err
+			}
 		}
+		g.Outcome, _ = outcome.Classify(g.Decision, id != "", didRun, outcome.AnswerNone)
 	}
 	rep := &gradesReport{Grades: []gradedFlag{}, Definition: selfConcordanceDef}
 	for _, g := range latest {
@@ -313,4 +327,28 @@ func protoRatio(v *float64, none string) string {
 		return none
 	}
 	return fmt.Sprintf("%.2f", *v)
+}
+
+// interner keeps one copy of each of the few strings that recur in every
+// entry (tool, decision, rule ids), copied out of the row they came in.
+type interner map[string]string
+
+func (in *interner) get(s string) string {
+	if *in == nil {
+		*in = interner{}
+	}
+	if v, ok := (*in)[s]; ok {
+		return v
+	}
+	v := strings.Clone(s)
+	(*in)[v] = v
+	return v
+}
+
+func (in *interner) list(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = in.get(s)
+	}
+	return out
 }

@@ -149,7 +149,11 @@ func breachFindings(rep *seal.Report, reg *register.Register, b *bundle.Bundle) 
 	var err error
 	switch {
 	case reg != nil:
-		brs, err = outcome.Breaches(reg)
+		// By the tool_use_id index: constant memory at any size.
+		err = reg.DeniesThatRan(0, func(d, o *register.Entry) error {
+			brs = append(brs, outcome.Breach{Seq: d.Seq, Time: d.Time, Tool: d.Tool, ToolUseID: d.ToolUseID, Rules: d.Rules, OutcomeSeq: o.Seq})
+			return nil
+		})
 	case b != nil:
 		brs, err = outcome.BreachesFrom(func(fn func(register.Entry) error) error {
 			for _, e := range b.Entries {

@@ -133,6 +133,7 @@ func ungradedFlags(r *register.Register) ([]ungradedFlag, error) {
 	var flags []ungradedFlag
 	at := map[int64]int{} // seq -> index in flags
 	graded := map[int64]bool{}
+	var str interner
 	err := r.Each(1, func(e *register.Entry) error {
 		switch {
 		case protocol.IsFlag(*e):
@@ -141,8 +142,8 @@ func ungradedFlags(r *register.Register) ([]ungradedFlag, error) {
 			if len(e.Input) > 0 {
 				in = shortInput(e.Input, 200)
 			}
-			flags = append(flags, ungradedFlag{flagFields: flagFields{Seq: e.Seq, Time: e.Time, Tool: e.Tool,
-				Decision: e.Decision, Attended: e.Attended, Rules: append([]string{}, e.Rules...)}, Reason: e.Reason, Input: in})
+			flags = append(flags, ungradedFlag{flagFields: flagFields{Seq: e.Seq, Time: e.Time, Tool: str.get(e.Tool),
+				Decision: str.get(e.Decision), Attended: e.Attended, Rules: str.list(e.Rules)}, Reason: str.get(e.Reason), Input: strings.Clone(in)})
 		case e.Kind == register.KindGrade:
 			graded[e.Ref] = true
 		}
