@@ -192,6 +192,13 @@ func (j *judge) locate(p string) location {
 	if glob && p == j.home {
 		return locHome
 	}
+	if glob {
+		for _, t := range tempRoots {
+			if p == t {
+				return locInside // rm -rf /tmp/*: scratch space, emptied
+			}
+		}
+	}
 	if systemDirs[p] {
 		return locSystem
 	}
@@ -315,6 +322,15 @@ func (j *judge) isSecretPath(p string) bool {
 		(strings.HasPrefix(p, "/etc/ssh/ssh_host_") && !strings.HasSuffix(p, ".pub")) {
 		return true
 	}
+	if rel, ok := otherHome(p, j.home); ok {
+		// /home/alice/.aws/credentials, /root/.ssh/id_rsa: another user's
+		// credential stores are secrets too
+		for _, st := range credentialStores {
+			if rel == st || strings.HasPrefix(rel, st+"/") {
+				return !(st == ".ssh" && rel != st && sshPublic(base))
+			}
+		}
+	}
 	if j.home == "" {
 		return false
 	}
@@ -328,6 +344,27 @@ func (j *judge) isSecretPath(p string) bool {
 		return true
 	}
 	return false
+}
+
+// otherHome splits a path in another user's home directory (/home/NAME,
+// /Users/NAME, /root, /var/root) into the part below it.
+func otherHome(p, home string) (string, bool) {
+	if home != "" && under(p, home) {
+		return "", false
+	}
+	for _, r := range []string{"/root/", "/var/root/"} {
+		if rest, ok := strings.CutPrefix(p, r); ok {
+			return rest, true
+		}
+	}
+	for _, r := range []string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(p, r); ok {
+			if _, below, ok := strings.Cut(rest, "/"); ok {
+				return below, true
+			}
+		}
+	}
+	return "", false
 }
 
 // credentialRoots are the credential stores under this home, built once

@@ -98,6 +98,9 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 		if len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.IndexByte(skip, a[1]) >= 0 && skip != "" {
 			continue
 		}
+		if strings.HasPrefix(a, "--exclude") || strings.HasPrefix(a, "--ignore") {
+			continue // tar --exclude=.env, rsync --exclude .env: patterns left out, not read
+		}
 		for _, c := range pathCandidates(a) {
 			p, ok := j.resolve(c, e.Dir)
 			if !ok {

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/parse"
@@ -47,6 +48,9 @@ func (j *judge) homeLike(p string) bool {
 // locHome, locHomeDot, locInside (scratch space) or locOutside.
 func (j *judge) locateRemote(p string) location {
 	base, glob := globBase(p)
+	if glob && slices.Contains(tempRoots, base) {
+		return locInside // rm -rf /tmp/* in a container: its scratch space
+	}
 	switch {
 	case systemDirs[base]:
 		return locSystem

@@ -1,8 +1,10 @@
 package judge
 
 import (
-	"github.com/sentinel-guard/sentinel/parse"
+	"slices"
 	"strings"
+
+	"github.com/sentinel-guard/sentinel/parse"
 )
 
 // Rules of this file: their text, examples and matching code are one unit.
@@ -111,7 +113,7 @@ func (j *judge) rmWords(e *parse.Exec, words []parse.Word, recursive, strong boo
 }
 
 func (j *judge) rmTarget(e *parse.Exec, w parse.Word, recursive, strong bool, detail string) {
-	p, ok := j.staticPath(w, e.Dir)
+	p, ok := j.staticPath(e, w)
 	if !ok {
 		if strong {
 			j.add(RuleRmDynamicTarget, detail)
@@ -175,11 +177,21 @@ func (j *judge) rmTarget(e *parse.Exec, w parse.Word, recursive, strong bool, de
 // staticPath resolves a word to an absolute path when that can be known:
 // static words, and dynamic words whose static prefix already names a
 // directory inside the project or a temp dir ("build/$X", "$TMPDIR/x").
-func (j *judge) staticPath(w parse.Word, dir string) (string, bool) {
-	v := w.Value
-	if w.Static || !strings.ContainsAny(v, "$`") {
-		// static, or only a glob: judge the fixed part (globBase)
+func (j *judge) staticPath(e *parse.Exec, w parse.Word) (string, bool) {
+	v, dir := w.Value, e.Dir
+	placeholder := strings.Contains(v, "{}") || strings.Contains(v, "{.}") || strings.Contains(v, "{/}")
+	if placeholder && slices.Contains(e.Wrappers, "find -exec") {
+		placeholder = false // find's own roots are judged by FIND-DELETE-OUTSIDE
+	}
+	if w.Static || !strings.ContainsAny(v, "$`") && !placeholder {
+		// static, or only a glob: judge the fixed part (globBase). A
+		// wrapper's placeholder (parallel rm -rf {} ::: ~/.cache, xargs -I{})
+		// is not a path. (An interpreter's expression is the interpreter
+		// reader's to resolve: interp/.)
 		return j.resolve(v, dir)
+	}
+	if p, ok := mktempPath(v, e.Assigns); ok {
+		return p, true
 	}
 	for _, t := range []string{"$TMPDIR/", "${TMPDIR}/", "${TMPDIR:-/tmp}/"} {
 		if strings.HasPrefix(v, t) && len(v) > len(t) && !strings.Contains(v[len(t):], "..") {
@@ -201,6 +213,30 @@ func (j *judge) staticPath(w parse.Word, dir string) (string, bool) {
 	}
 	// the dynamic part stays below p: judge as p/<something>
 	return p + "/_", true
+}
+
+// mktempPath resolves "$tmp" (or "$tmp/x") where tmp was set from
+// $(mktemp ...) earlier in the command: a fresh temporary path.
+func mktempPath(v string, assigns []parse.Assign) (string, bool) {
+	name := strings.TrimPrefix(v, "$")
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "{"), "}")
+	rest := ""
+	if k := strings.IndexByte(name, '/'); k >= 0 {
+		name, rest = strings.TrimSuffix(name[:k], "}"), name[k:]
+	}
+	if !strings.HasPrefix(v, "$") || strings.Contains(rest, "..") || strings.ContainsAny(rest, "$`") {
+		return "", false
+	}
+	for i := len(assigns) - 1; i >= 0; i-- {
+		a := assigns[i]
+		if a.Name == name {
+			if strings.HasPrefix(a.Value.Value, "$(mktemp") || strings.HasPrefix(a.Value.Value, "`mktemp") {
+				return "/tmp/_mktemp" + rest, true
+			}
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // feedInside reports whether the execution's input comes from a listing
