@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -83,7 +84,16 @@ func guardGroups(c *cobra.Command) {
 	}
 }
 
+// memoryLimit is the soft limit of the Go heap (GOMEMLIMIT overrides):
+// with it the collector runs before a long read's garbage doubles the
+// heap, so that peak memory tracks what is live (docs/cli.md, "Scale").
+// It is soft: a command that needs more gets more, at some CPU.
+const memoryLimit = 40 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
