@@ -450,6 +450,9 @@ func (j *judge) writeAbs(p string, kind writeKind, detail string) {
 		j.add(RuleProtectedPathWrite, detail)
 		return
 	}
+	if kind != kindDelete && kind != kindChmod && j.persistencePath(p) {
+		j.add(RulePersistenceInstall, detail) // and on: a stricter rule may apply too
+	}
 	if kind == kindChmod {
 		// chmod 600 ~/.ssh/id_rsa is routine; only system files matter.
 		if j.isSystemFile(base) {
