@@ -17,7 +17,7 @@ var _ = rules(
 		Alternative: "leave the sentinel's files alone; the operator manages them with the sentinel command",
 		Matches: "an interpreter (`python3 -c`, `node -e`, `perl -e`, a heredoc, ...) or database client whose code or arguments mention " +
 			"the sentinel's config or state directory or its files; `find` with `-exec`/`-delete` over them or a directory holding them; " +
-			"`tar`/`zip`/`rsync`/`cp`/`scp`/`7z`/`cpio` of them or of a directory holding them",
+			"`tar`/`zip`/`rsync`/`cp`/`scp`/`7z`/`cpio` of them or of a directory holding them; `sentinel gate` (checking or accepting a configuration is the operator's)",
 		Fire: []string{
 			`perl -e 'open(F, "$ENV{HOME}/.config/sentinel/signing.key"); print <F>'`,
 			`python3 -c "import sqlite3; sqlite3.connect('/home/user/.local/state/sentinel/register.db').execute('delete from entries')"`,
@@ -26,6 +26,7 @@ var _ = rules(
 			"zip -r /tmp/cfg.zip ~/.config",
 			"tar czf /tmp/home.tgz /home/user",
 			"rsync -a ~/.local/state/ /tmp/st/",
+			"sentinel gate accept",
 		},
 		Pass: []string{
 			`python3 -c "print('sentinel')"`,
@@ -36,6 +37,7 @@ var _ = rules(
 			"rsync -a ./ /tmp/proj-copy/",
 			"cp -r ~/.config/nvim /tmp/nvim-backup",
 			"cp notes.txt ~",
+			"sentinel verify --allow-unsealed",
 			"find ~/.config/sentinel -name '*.toml'",
 		}},
 )
@@ -63,6 +65,9 @@ var _ = onExec(func(j *judge, x execution) {
 	name := x.e.Name
 	p := programs.Lookup(name)
 	switch {
+	case name == "sentinel" && len(x.args) > 0 && x.args[0] == "gate":
+		// Only the operator checks or accepts a configuration.
+		j.reachHit(x.detail)
 	case p.Is(programs.Interpreter) || p.Is(programs.Database):
 		// Until interpreter code is parsed (interp/), any mention is enough.
 		for _, a := range x.args {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sentinel-guard/sentinel/gate"
 	"github.com/sentinel-guard/sentinel/internal/version"
 	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/register"
@@ -80,6 +81,11 @@ func (r *Result) judge(c judge.Call, env *Environ, cfg *judge.Config, cfgErr err
 	r.Entry.CatalogVersion = judge.CatalogVersion
 	r.Entry.CatalogHash = judge.CatalogHashFor(cfg)
 	d := judge.Decide(c, env.JudgeEnv(c.Cwd, cfg, r.Unattended))
+	// The must-keep gate (gate/): rules a failed or unchecked configuration
+	// lost are held at their shipped decision.
+	d = gate.Hold(d, env.StateDir, r.Entry.CatalogHash, func() judge.Decision {
+		return judge.Decide(c, env.JudgeEnv(c.Cwd, nil, r.Unattended))
+	})
 	r.Verdict = d.Verdict
 	if d.Unattended && !r.Unattended {
 		r.Unattended, r.Why = true, "permission_mode "+c.PermissionMode

@@ -94,6 +94,7 @@ func runDoctor(project string) *doctorReport {
 	checkHookFiles(rep, project) // doctor_files.go
 	checkRegister(rep)
 	checkRegisterIntegrity(rep) // doctor_register.go
+	checkGate(rep)              // doctor_gate.go
 	rep.OK = true
 	for _, c := range rep.Checks {
 		if c.Status == doctorFail {

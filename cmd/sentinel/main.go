@@ -51,6 +51,7 @@ error is one JSON object on stdout: {"error": ..., "code": ..., "exit": ...}.`,
 		newGradesCmd(),
 		newOutcomesCmd(),
 		newReplayCmd(),
+		newGateCmd(), // cmd_gate.go
 		newKeygenCmd(),
 		newSealCmd(),
 		newVerifyCmd(),
