@@ -212,4 +212,3 @@ func fileHash(path string) string {
 	s := sha256.Sum256(data)
 	return hex.EncodeToString(s[:])
 }
-
