@@ -75,7 +75,7 @@ func (r *Result) judge(c judge.Call, env *Environ, cfg *judge.Config, cfgErr err
 		r.fail("configuration: %v", cfgErr)
 		cfg = nil
 	}
-	if why := unfaithful(c.ToolName, c.ToolInput); why != "" {
+	if why := Unfaithful(c.ToolName, c.ToolInput); why != "" {
 		r.fail("%s", why)
 	}
 	r.Entry.CatalogVersion = judge.CatalogVersion

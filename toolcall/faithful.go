@@ -10,7 +10,7 @@ import (
 // judge makes the call unjudged, as in a shell command.
 var pathFields = []string{"file_path", "notebook_path", "path", "url", "pattern", "glob"}
 
-// unfaithful says why the judge cannot see the input as what would run
+// Unfaithful says why the judge cannot see the input as what would run
 // sees it ("" when it can). The judge would be deciding about another
 // command than the one that runs, so the call is not judged:
 //   - NUL: the kernel ends every argument and path at a NUL, the parser
@@ -21,7 +21,7 @@ var pathFields = []string{"file_path", "notebook_path", "path", "url", "pattern"
 //   - CR in a shell command: bash reads it as part of a word, the parser
 //     as a blank (rm -rf x<CR> removes "x\r" in bash; the parser sees "x"),
 //     lone or before LF alike.
-func unfaithful(tool string, input json.RawMessage) string {
+func Unfaithful(tool string, input json.RawMessage) string {
 	var obj map[string]any
 	if json.Unmarshal(input, &obj) != nil {
 		return "" // the judge reports a malformed tool_input itself

@@ -152,6 +152,17 @@ example a broken configuration file).`,
 				return err
 			}
 			d := judge.Decide(call, env)
+			// Input the judge cannot see as what would run sees it is
+			// unjudged, here as in the hook (toolcall).
+			if why := toolcall.Unfaithful(call.ToolName, call.ToolInput); why != "" {
+				v := toolcall.ErrorVerdict(d.Unattended || env.Unattended)
+				d.Hits = append([]judge.Hit{{RuleID: judge.RuleSentinelUnjudged, Class: "error", Severity: "high",
+					Verdict: v, Decision: v.String(), Reason: "the guard cannot judge this call: " + why,
+					Alternative: "remove the character; the hook answers the same"}}, d.Hits...)
+				d.Verdict = max(d.Verdict, v)
+				d.Decision = d.Verdict.String()
+				d.Error = why
+			}
 			if f.json {
 				out := decisionOutput{Decision: d, CatalogVersion: judge.CatalogVersion, CatalogHash: env.Config.Hash()}
 				out.Reason = judge.DecisionReason(d, 0)
