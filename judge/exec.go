@@ -175,11 +175,13 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 			k = kindAppend
 		}
 		j.writesTo(e, o.Pos, k, detail)
-	case "cp", "mv", "install", "ln", "rsync", "scp":
-		j.copyLike(e, args, detail)
 	case "chmod", "chown", "chgrp", "chattr", "setfacl":
 		j.chmod(e, args, detail)
 	default:
+		if programs.Is(name, programs.Copier) { // cp, mv, install, ln, rsync, scp, ...
+			j.copyLike(e, args, detail)
+			return
+		}
 		if name == "sed" || programs.LangOf(name) == "perl" || programs.LangOf(name) == "ruby" {
 			j.inPlace(e, args, detail)
 		}

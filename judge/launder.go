@@ -176,9 +176,10 @@ func (ts *taints) record(j *judge, e *parse.Exec, args []string) {
 			ts.add(j, e, p)
 		}
 	}
-	switch e.Name {
-	case "cp", "mv", "install", "ln":
+	if programs.Is(e.Name, programs.Copier) {
 		ts.copy(j, e, args)
+	}
+	switch e.Name {
 	case "tar", "bsdtar", "unzip":
 		ts.unpack(j, e, args, carried || src)
 	}
@@ -264,14 +265,9 @@ func (ts *taints) inTree(j *judge, e *parse.Exec, p string) (string, bool) {
 
 // copy taints the destination of a copy of a tainted file.
 func (ts *taints) copy(j *judge, e *parse.Exec, args []string) {
-	o := parseOpts(args, "tSmog", "target-directory", "suffix", "mode", "owner", "group")
-	pos := o.Pos
-	dest := firstNonEmpty(o.Values["t"], o.Long["target-directory"])
+	pos, dest := programs.Lookup(e.Name).CopyDest(args)
 	if dest == "" {
-		if len(pos) < 2 {
-			return
-		}
-		dest, pos = pos[len(pos)-1], pos[:len(pos)-1]
+		return
 	}
 	for _, src := range pos {
 		if _, hit := ts.at(j, e, src); hit {

@@ -34,30 +34,11 @@ var _ = rules(
 		Pass:        []string{"chmod 755 ./helper", "chmod u+x ./helper"}},
 )
 
-// copyLike judges cp/mv/install/ln/rsync/scp: the destination is written,
-// mv's sources are removed.
+// copyLike judges a Copier (cp, mv, install, ln, rsync, scp, ...): the
+// destination is written, mv's sources are removed.
 func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
-	var o opts
-	switch e.Name {
-	case "rsync":
-		o = parseOpts(args, "eBfT", "rsh", "exclude", "include", "filter", "rsync-path", "temp-dir", "backup-dir", "files-from", "exclude-from", "chmod", "chown")
-	case "scp":
-		o = parseOpts(args, "iFPlcoSJ")
-	case "install":
-		o = parseOpts(args, "mogtS", "target-directory", "mode", "owner", "group", "suffix")
-	default:
-		o = parseOpts(args, "tS", "target-directory", "suffix")
-	}
-	pos := o.Pos
-	dest := ""
-	if v := o.Values["t"]; v != "" {
-		dest = v
-	} else if v := o.Long["target-directory"]; v != "" {
-		dest = v
-	} else if len(pos) >= 2 {
-		dest = pos[len(pos)-1]
-		pos = pos[:len(pos)-1]
-	}
+	prog := programs.Lookup(e.Name)
+	pos, dest := prog.CopyDest(args)
 	if dest == "" || programs.IsRemote(dest) {
 		return
 	}
@@ -65,7 +46,7 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 	if !ok {
 		return
 	}
-	if e.Name == "rsync" && o.LongPrefix("delete") {
+	if prog.Name == "rsync" && prog.Parse(args).LongPrefix("delete") {
 		switch j.locate(p) {
 		case locHome, locHomeDot, locSystem:
 			j.add(RuleRsyncDeleteHome, detail)

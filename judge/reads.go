@@ -84,9 +84,8 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 		skip = p.KeyOpts
 	}
 	n := len(e.Argv) - 1
-	switch name {
-	case "cp", "install", "rsync", "scp":
-		n-- // the destination is written, not read
+	if p.Is(programs.Copier) && p.Parse(args).Value('t', "target-directory") == "" {
+		n-- // the destination is written, not read (cp -t DIR: every operand is read)
 	}
 	for k := 0; k < n; k++ {
 		w := e.Argv[k+1]

@@ -35,22 +35,10 @@ var _ = onExec(func(j *judge, x execution) {
 				return
 			}
 		}
-	case e.Name == "nc" || e.Name == "ncat" || e.Name == "netcat":
-		for _, a := range x.args {
-			if a == "-e" || a == "-c" || a == "--exec" || a == "--sh-exec" || a == "--lua-exec" ||
-				strings.HasPrefix(a, "--exec=") || strings.HasPrefix(a, "--sh-exec=") ||
-				len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "ec") && !strings.ContainsAny(a[1:], "z") {
-				j.add(RuleNetReverseShell, x.detail)
-				return
-			}
-		}
-	case e.Name == "socat":
-		for _, a := range x.args {
-			u := strings.ToUpper(a)
-			if strings.HasPrefix(u, "EXEC:") || strings.HasPrefix(u, "SYSTEM:") || strings.Contains(u, ",EXEC:") {
-				j.add(RuleNetReverseShell, x.detail)
-				return
-			}
+	default:
+		// nc -e /bin/sh, socat ... EXEC:/bin/sh (the model's Attaches)
+		if p := programs.Lookup(e.Name); p != nil && p.Attaches != nil && p.Attaches(x.args) {
+			j.add(RuleNetReverseShell, x.detail)
 		}
 	}
 })

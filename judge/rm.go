@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // Rules of this file: their text, examples and matching code are one unit.
@@ -297,20 +298,18 @@ func findRoots(args []string) []string {
 	return roots
 }
 
-var destructiveExec = map[string]bool{"rm": true, "shred": true, "unlink": true, "rmdir": true, "srm": true}
-
 func (j *judge) find(e *parse.Exec, args []string, detail string) {
 	destructive := false
 	for k, a := range args {
 		if a == "-delete" {
 			destructive = true
 		}
-		if (a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir") && k+1 < len(args) {
+		if programs.FindRuns(a) && k+1 < len(args) {
 			n := args[k+1]
 			if s := strings.LastIndexByte(n, '/'); s >= 0 {
 				n = n[s+1:]
 			}
-			if destructiveExec[n] {
+			if programs.Is(n, programs.Deleter) {
 				destructive = true
 			}
 		}

@@ -42,18 +42,6 @@ var _ = rules(
 		}},
 )
 
-// archivers copy, pack or sync whole trees: pointed at a directory that
-// holds the key or the register, they carry them out.
-var archivers = map[string]bool{"tar": true, "bsdtar": true, "zip": true, "7z": true, "7za": true, "7zz": true,
-	"rar": true, "rsync": true, "cp": true, "scp": true, "cpio": true, "pax": true, "ditto": true, "rclone": true}
-
-// copiers take SOURCE... DEST.
-var copiers = map[string]bool{"cp": true, "scp": true, "rsync": true, "rclone": true, "ditto": true}
-
-// findActions make find run something on, or delete, what it finds.
-var findActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true, "-delete": true,
-	"-fprint": true, "-fprint0": true, "-fprintf": true, "-fls": true}
-
 // sentinelNames are the file names of the sentinel's own files: together
 // with the word "sentinel" in code they name them, however the path is built.
 var sentinelNames = []string{"signing.key", "register.db", "seal.toml", "seal.lock", "config.toml", ".config", "state"}
@@ -85,7 +73,7 @@ var _ = onExec(func(j *judge, x execution) {
 	case name == "find":
 		act := false
 		for _, a := range x.args {
-			act = act || findActions[a]
+			act = act || programs.FindActs(a)
 		}
 		if !act {
 			return
@@ -108,17 +96,15 @@ var _ = onExec(func(j *judge, x execution) {
 		if roots == 0 && j.holdsSentinel(".", x.e.Dir) {
 			j.reachHit(x.detail)
 		}
-	case archivers[name]:
-		var pos []string
-		for _, a := range x.args {
-			if !strings.HasPrefix(a, "-") {
-				pos = append(pos, a)
-			}
-		}
+	case p.Is(programs.Archiver):
+		// Archivers pack, copy or sync whole trees: pointed at a directory
+		// that holds the key or the register, they carry them out.
+		pos := programs.Operands(x.args)
 		// A copy's last operand is where it goes: copying into a directory
 		// that holds the sentinel's (cp x ~) takes nothing of it.
+		copier := p.Is(programs.Copier)
 		dest := ""
-		if copiers[name] && len(pos) > 1 {
+		if copier && len(pos) > 1 {
 			dest = pos[len(pos)-1]
 		}
 		for i, a := range pos {
@@ -126,7 +112,7 @@ var _ = onExec(func(j *judge, x execution) {
 				a = path // user@host:path
 			}
 			holds := j.holdsSentinel(a, x.e.Dir)
-			if copiers[name] && i == len(pos)-1 && dest != "" {
+			if copier && i == len(pos)-1 && dest != "" {
 				holds = j.insideSentinel(a, x.e.Dir)
 			}
 			if holds || j.mentionsSentinel(a) {

@@ -727,7 +727,7 @@ func (w *walker) find(sc *scope, c *cmd) {
 	args := c.argv
 	for i := 1; i < len(args); i++ {
 		v := args[i].Value
-		if !args[i].Static || (v != "-exec" && v != "-execdir" && v != "-ok" && v != "-okdir") {
+		if !args[i].Static || !programs.FindRuns(v) {
 			continue
 		}
 		j := i + 1

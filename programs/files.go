@@ -9,16 +9,19 @@ var (
 )
 
 var _ = register(
+	// Deleter: destroys the files it names. mv is not one: the content
+	// lives on under the new name.
 	&Program{Name: "rm", Kind: Deleter | NonReader, Opts: rmSpec},
 	&Program{Name: "unlink", Kind: Deleter | NonReader},
 	&Program{Name: "rmdir", Kind: Deleter | NonReader},
 	&Program{Name: "rimraf", Kind: Deleter | NonReader},
 	&Program{Name: "trash", Names: []string{"trash-put", "gio"}, Kind: NonReader},
 	&Program{Name: "shred", Names: []string{"srm", "wipe"}, Kind: Deleter | Writer | NonReader, Opts: S("nsx", "iterations", "size", "random-source")},
-	&Program{Name: "cp", Kind: Reader | Writer, Opts: copySpec},
-	&Program{Name: "mv", Kind: Writer | Deleter | NonReader, Opts: copySpec},
-	&Program{Name: "install", Kind: Reader | Writer, Opts: installSpec},
-	&Program{Name: "ln", Kind: Writer | NonReader, Opts: copySpec},
+	&Program{Name: "cp", Kind: Reader | Writer | Copier | Archiver, Opts: copySpec},
+	&Program{Name: "mv", Kind: Writer | NonReader | Copier, Opts: copySpec},
+	&Program{Name: "install", Kind: Reader | Writer | Copier, Opts: installSpec},
+	&Program{Name: "ln", Kind: Writer | NonReader | Copier, Opts: copySpec},
+	&Program{Name: "ditto", Kind: Reader | Writer | Copier | Archiver},
 	&Program{Name: "tee", Names: []string{"sponge"}, Kind: Writer},
 	&Program{Name: "dd", Kind: Reader | Writer},
 	&Program{Name: "truncate", Kind: Writer | NonReader, Opts: S("sr", "size", "reference")},
@@ -27,9 +30,11 @@ var _ = register(
 	&Program{Name: "chown", Names: []string{"chgrp"}, Kind: Writer | NonReader, Opts: S("", "reference", "from")},
 	&Program{Name: "chattr", Names: []string{"setfacl"}, Kind: Writer | NonReader},
 	&Program{Name: "touch", Names: []string{"mkdir"}, Kind: Writer | NonReader},
-	&Program{Name: "tar", Names: []string{"bsdtar"}, Kind: Reader | Writer, Opts: S("fCbTX", "file", "directory", "exclude", "exclude-from", "files-from")},
+	&Program{Name: "tar", Names: []string{"bsdtar"}, Kind: Reader | Writer | Archiver, Opts: S("fCbTX", "file", "directory", "exclude", "exclude-from", "files-from")},
 	&Program{Name: "unzip", Kind: Writer, Opts: S("dxP")},
-	&Program{Name: "zip", Kind: Reader | Writer},
+	&Program{Name: "zip", Kind: Reader | Writer | Archiver},
+	&Program{Name: "7z", Names: []string{"7za", "7zz", "rar"}, Kind: Reader | Writer | Archiver},
+	&Program{Name: "cpio", Names: []string{"pax"}, Kind: Reader | Writer | Archiver},
 	// readers of their operands
 	&Program{Name: "cat", Names: []string{"tac", "nl", "less", "more", "most", "bat", "batcat", "view", "strings", "hexdump", "hd"}, Kind: Reader},
 	&Program{Name: "head", Names: []string{"tail"}, Kind: Reader, Opts: S("nc", "lines", "bytes")},
@@ -50,3 +55,34 @@ var _ = register(
 
 // Listers print file names: their output piped to xargs becomes arguments.
 // git ls-files is one too (git's table says so).
+
+// CopyDest splits a Copier's operands into sources and the destination:
+// -t DIR / --target-directory, else the last operand ("" when there are
+// fewer than two operands).
+func (p *Program) CopyDest(args []string) (srcs []string, dest string) {
+	o := p.Parse(args)
+	pos := o.Pos
+	if v := o.Value('t', "target-directory"); v != "" {
+		return pos, v
+	}
+	if len(pos) < 2 {
+		return pos, ""
+	}
+	return pos[:len(pos)-1], pos[len(pos)-1]
+}
+
+// FindRuns reports a find action that runs the command after it, up to
+// ";" or "+" (-exec, -execdir, -ok, -okdir).
+func FindRuns(a string) bool {
+	return a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir"
+}
+
+// FindActs reports a find action that runs something on, deletes, or
+// writes out what find finds (-exec ..., -delete, -fprint FILE, -fls FILE).
+func FindActs(a string) bool {
+	switch a {
+	case "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+		return true
+	}
+	return FindRuns(a)
+}

@@ -25,15 +25,16 @@ var _ = register(
 		Opts: S("oa", "output", "auth"), URLHost: true, Outputs: httpieOutputs},
 	&Program{Name: "lwp-request", Names: []string{"GET", "POST", "HEAD"}, Kind: Downloader | NetSender},
 	&Program{Name: "invoke-webrequest", Names: []string{"iwr", "irm", "invoke-restmethod"}, Kind: Downloader | NetSender},
-	&Program{Name: "nc", Names: []string{"ncat", "netcat"}, Kind: Downloader | NetSender, Opts: S("psiwqWXexc"), HostFirst: true},
-	&Program{Name: "socat", Kind: Downloader | NetSender},
+	&Program{Name: "nc", Names: []string{"ncat", "netcat"}, Kind: Downloader | NetSender, Opts: S("psiwqWXexc"), HostFirst: true,
+		Attaches: ncAttaches},
+	&Program{Name: "socat", Kind: Downloader | NetSender, Attaches: socatAttaches},
 	&Program{Name: "telnet", Kind: NetSender, Opts: S("bl"), HostFirst: true},
 	&Program{Name: "ftp", Kind: Downloader | NetSender, HostFirst: true},
 	&Program{Name: "tftp", Kind: Downloader | NetSender},
 	&Program{Name: "lftp", Kind: Downloader | NetSender, Opts: S("upe"), HostFirst: true},
 	&Program{Name: "sftp", Kind: Downloader | NetSender, Opts: S("iFPloSbBDRs"), HostFirst: true, KeyOpts: "iF"},
-	&Program{Name: "scp", Kind: Downloader | NetSender | Reader | Writer, Opts: S("iFPlcoSJ"), KeyOpts: "iF"},
-	&Program{Name: "rsync", Kind: NetSender | Reader | Writer,
+	&Program{Name: "scp", Kind: Downloader | NetSender | Reader | Writer | Copier | Archiver, Opts: S("iFPlcoSJ"), KeyOpts: "iF"},
+	&Program{Name: "rsync", Kind: NetSender | Reader | Writer | Copier | Archiver,
 		Opts: S("eBfT", "rsh", "exclude", "include", "filter", "rsync-path", "temp-dir", "backup-dir",
 			"files-from", "exclude-from", "chmod", "chown")},
 	&Program{Name: "ssh", Kind: Downloader | NetSender | Runner, Opts: S("bcDEeFIiJLlmOopQRSWwBp"), HostFirst: true, KeyOpts: "iF"},
@@ -46,6 +47,30 @@ var _ = register(
 	&Program{Name: "croc", Names: []string{"magic-wormhole", "wormhole"}, Kind: NetSender | Uploader,
 		Uploads: func([]string) bool { return true }},
 )
+
+// ncAttaches: nc/ncat -e PROG, -c CMD, --exec, --sh-exec, --lua-exec (also
+// in a cluster of short options, -lvpe; not with -z, which only scans).
+func ncAttaches(args []string) bool {
+	for _, a := range args {
+		if a == "-e" || a == "-c" || a == "--exec" || a == "--sh-exec" || a == "--lua-exec" ||
+			strings.HasPrefix(a, "--exec=") || strings.HasPrefix(a, "--sh-exec=") ||
+			len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "ec") && !strings.ContainsAny(a[1:], "z") {
+			return true
+		}
+	}
+	return false
+}
+
+// socatAttaches: an EXEC: or SYSTEM: address (alone or after options).
+func socatAttaches(args []string) bool {
+	for _, a := range args {
+		u := strings.ToUpper(a)
+		if strings.HasPrefix(u, "EXEC:") || strings.HasPrefix(u, "SYSTEM:") || strings.Contains(u, ",EXEC:") {
+			return true
+		}
+	}
+	return false
+}
 
 // URLBase is the file name curl -O / wget save a URL under ("" when none).
 func URLBase(u string) string {

@@ -39,6 +39,8 @@ const (
 	Database                         // a database client: runs the SQL it is given
 	Privilege                        // runs a command as another (root) user
 	Scheduler                        // runs commands later (cron, at, systemd timers)
+	Archiver                         // packs, copies or syncs whole trees (tar, zip, rsync, cp -r)
+	Copier                           // copies SOURCE... to DEST: the last operand, or -t DIR (CopyDest)
 )
 
 // Has reports whether k includes every kind in want.
@@ -92,6 +94,10 @@ type Program struct {
 	// Outputs are the files it writes by its options (curl -o F, -O), not
 	// by redirects; paths as written.
 	Outputs func(args []string) []string
+	// Attaches reports whether the arguments hand a program to the
+	// network connection (nc -e /bin/sh, socat EXEC:/bin/sh): whoever is at
+	// the other end drives it.
+	Attaches func(args []string) bool
 }
 
 // Is reports whether p is non-nil and of every kind in k.

