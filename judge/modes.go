@@ -23,8 +23,8 @@ var _ = rules(
 	Rule{ID: RuleRsyncDeleteHome, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "rsync --delete into the home directory or a system directory",
 		Alternative: "sync into a new directory, or drop --delete",
-		Matches:     "`rsync --delete*` into home, a home dot-dir, a system dir",
-		Fire:        []string{"rsync -a --delete ./empty/ ~/"},
+		Matches:     "`rsync --delete*` into home, a home dot-dir, a home folder (`~/Documents`), a system dir",
+		Fire:        []string{"rsync -a --delete ./empty/ ~/", "rsync -a --delete /tmp/empty/ ~/Documents/"},
 		Pass:        []string{"rsync -a --delete ./src/ ./backup/", "rsync -a ./dotfiles/ ~/"}},
 	Rule{ID: RulePrivSetuid, Class: ClassPrivilege, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 		Reason:      "setting the setuid/setgid bit makes a program run with its owner's rights",
@@ -46,9 +46,9 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 	if !ok {
 		return
 	}
-	if prog.Name == "rsync" && prog.Parse(args).LongPrefix("delete") {
-		switch j.locate(p) {
-		case locHome, locHomeDot, locSystem:
+	if ro := prog.Parse(args); prog.Name == "rsync" && (ro.LongPrefix("delete") || hasKey(ro.Long, "del")) {
+		switch l := j.locate(p); {
+		case l == locHome, l == locHomeDot, l == locSystem, j.homeFolder(p):
 			j.add(RuleRsyncDeleteHome, detail)
 		}
 	}
