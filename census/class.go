@@ -93,13 +93,6 @@ var (
 	writeCmds   = set("rm", "rmdir", "mv", "cp", "tee", "touch", "mkdir", "chmod", "chown", "chgrp", "dd", "truncate", "ln", "install", "shred", "unlink", "mkfs", "rsync")
 	readCmds    = set("cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "find", "ls", "stat", "file", "wc", "diff", "strings", "xxd", "od", "base64", "jq", "awk", "sed", "tree", "du")
 	gitHistory  = set("reset", "rebase", "filter-branch", "filter-repo", "push", "reflog", "update-ref", "gc", "prune", "clean", "restore", "checkout", "switch", "stash", "tag", "branch", "cherry-pick", "revert", "merge", "replace", "commit")
-	pkgManagers = map[string]map[string]bool{
-		"npm": set("install", "i", "add", "ci"), "pnpm": set("install", "i", "add"), "yarn": set("add", "install"),
-		"pip": set("install"), "pip3": set("install"), "pipx": set("install"), "uv": set("add", "pip"), "poetry": set("add", "install"),
-		"apt": set("install"), "apt-get": set("install"), "dnf": set("install"), "yum": set("install"), "apk": set("add"),
-		"brew": set("install"), "cargo": set("install", "add"), "go": set("install", "get"), "gem": set("install"),
-		"composer": set("require", "install"), "bundle": set("install", "add"), "conda": set("install"),
-	}
 )
 
 func set(xs ...string) map[string]bool {
@@ -137,8 +130,8 @@ func classOfExec(e *parse.Exec) string {
 		if gitHistory[firstNonFlag(args)] || hasArg(args, "--amend") {
 			return "git_history"
 		}
-	case pkgManagers[name] != nil && len(args) > 0:
-		if pkgManagers[name][firstNonFlag(args)] {
+	case programs.Is(name, programs.PkgManager) && len(args) > 0:
+		if _, ok := programs.Lookup(name).InstallOperands(args); ok {
 			return "package_install"
 		}
 	}

@@ -48,98 +48,21 @@ var _ = rules(
 		Pass:        []string{"rails db:migrate", "npx prisma migrate dev"}},
 )
 
-func (j *judge) terraform(args []string, detail string) {
-	var p []string
-	destroyFlag := false
-	for _, a := range args {
-		if a == "-destroy" || a == "--destroy" {
-			destroyFlag = true
-		}
-		if !strings.HasPrefix(a, "-") {
-			p = append(p, a)
-		}
-	}
-	if len(p) == 0 {
+// destroys judges a program that tears down what it manages (the model's
+// Destroys): infrastructure, cluster and cloud resources, databases.
+func (j *judge) destroys(p *programs.Program, args []string, detail string) {
+	if p.Destroys == nil || !p.Destroys(args) {
 		return
 	}
-	sub := p[0]
-	if sub == "run-all" || sub == "run" {
-		if len(p) > 1 {
-			sub = p[1]
-		}
-	}
-	if sub == "destroy" || (sub == "apply" && destroyFlag) {
+	switch {
+	case p.Is(programs.Database):
+		j.add(RuleDataSqlDestructive, detail) // dropdb, redis-cli FLUSHALL
+	case p.Is(programs.Infra):
 		j.add(RuleInfraTerraformDestroy, detail)
-	}
-}
-
-func dryRun(args []string) bool {
-	for _, a := range args {
-		if a == "--dry-run" || strings.HasPrefix(a, "--dry-run=") && !strings.HasSuffix(a, "=none") || a == "--dryrun" {
-			return true
-		}
-	}
-	return false
-}
-
-func (j *judge) kubectl(args []string, detail string) {
-	o := parseOpts(args, "nlfcos", "namespace", "context", "kubeconfig", "selector", "filename", "output", "cluster", "user")
-	if len(o.Pos) > 0 && (o.Pos[0] == "delete" || o.Pos[0] == "drain") && !dryRun(args) {
+	case p.Is(programs.Cluster):
 		j.add(RuleInfraKubeDelete, detail)
-	}
-}
-
-// The expressions are compiled on first use (lazyRegexp): compiling them
-// at package init cost every hook process, most of which never run them.
-var cloudDeleteVerb = lazyRegexp(`^(delete|terminate|destroy|deregister|purge|remove|rb|rm)([-:_].*)?$`)
-
-func (j *judge) cloud(name string, args []string, detail string) {
-	if dryRun(args) {
-		return
-	}
-	p := programs.Operands(args)
-	switch name {
-	case "aws":
-		// aws SERVICE OPERATION; s3 rb / s3 rm
-		if len(p) >= 2 {
-			op := p[1]
-			if p[0] == "s3" && (op == "rb" || op == "rm") {
-				j.add(RuleInfraCloudDelete, detail)
-				return
-			}
-			if strings.HasPrefix(op, "delete-") || strings.HasPrefix(op, "terminate-") ||
-				strings.HasPrefix(op, "deregister-") || strings.HasPrefix(op, "purge-") || strings.HasPrefix(op, "remove-") {
-				j.add(RuleInfraCloudDelete, detail)
-			}
-		}
-		return
-	case "gh":
-		if len(p) > 0 && p[0] == "api" {
-			for k, a := range args {
-				if (a == "-X" || a == "--method") && k+1 < len(args) && strings.EqualFold(args[k+1], "DELETE") ||
-					strings.EqualFold(a, "-XDELETE") || strings.EqualFold(a, "--method=DELETE") {
-					j.add(RuleInfraCloudDelete, detail)
-					return
-				}
-			}
-			return
-		}
-		if len(p) >= 2 && p[1] == "delete" && (p[0] == "repo" || p[0] == "release" || p[0] == "secret" || p[0] == "variable" || p[0] == "gist" || p[0] == "run" || p[0] == "cache") {
-			j.add(RuleInfraCloudDelete, detail)
-		}
-		return
-	case "heroku":
-		if len(p) > 0 && (p[0] == "apps:destroy" || p[0] == "pg:reset" || p[0] == "destroy") {
-			j.add(RuleInfraCloudDelete, detail)
-		}
-		return
-	}
-	// gcloud compute instances delete NAME, az vm delete, doctl compute droplet delete ...
-	for _, v := range p {
-		if cloudDeleteVerb().MatchString(v) && (v != "rm" || name == "gsutil" || name == "vercel") && (v != "remove" || name == "vercel") {
-			j.add(RuleInfraCloudDelete, detail)
-			return
-		}
+	case p.Is(programs.Cloud):
+		j.add(RuleInfraCloudDelete, detail)
 	}
 }
 
@@ -167,15 +90,6 @@ func destructiveSQL(s string) bool {
 // sql scans the SQL a database client would run: its -c/-e/--command
 // strings, operands, and text piped in by echo/printf/cat heredocs.
 func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
-	if e.Name == "redis-cli" {
-		for _, a := range args {
-			if strings.EqualFold(a, "flushall") || strings.EqualFold(a, "flushdb") {
-				j.add(RuleDataSqlDestructive, detail)
-				return
-			}
-		}
-		return
-	}
 	for _, a := range args {
 		if destructiveSQL(a) {
 			j.add(RuleDataSqlDestructive, detail)
@@ -219,19 +133,13 @@ var ormResets = [][]string{
 	{"artisan", "migrate:fresh"}, {"artisan", "migrate:reset"}, {"artisan", "db:wipe"},
 	{"ecto.drop"}, {"ecto.reset"}, {"schema:drop"}, {"doctrine:database:drop"},
 	{"doctrine:schema:drop"}, {"alembic", "downgrade", "base"}, {"sequelize", "db:drop"},
-	{"migrate:rollback", "--all"}, {"supabase", "db", "reset"},
+	{"migrate:rollback", "--all"}, {"supabase", "db", "reset"}, {"dotnet", "ef", "database", "drop"},
 }
 
-var ormRunners = map[string]bool{
-	"rails": true, "rake": true, "bundle": true, "prisma": true, "npx": true, "bunx": true, "pnpm": true,
-	"yarn": true, "npm": true, "python": true, "python3": true, "php": true, "mix": true, "alembic": true,
-	"sequelize": true, "typeorm": true, "knex": true, "django-admin": true, "symfony": true,
-	"manage.py": true, "artisan": true, "bin/rails": true, "uv": true, "poetry": true, "pipenv": true,
-	"supabase": true, "dotnet": true, "bun": true, "console": true, "doctrine": true, "pnpx": true,
-}
-
+// orm judges the task runners of the model (rails, rake, npx, manage.py,
+// artisan, python, ...): a database reset among their tokens.
 func (j *judge) orm(e *parse.Exec, args []string, detail string) {
-	if !ormRunners[e.Name] {
+	if !programs.Is(e.Name, programs.TaskRunner) {
 		return
 	}
 	toks := make([]string, 0, len(args)+1)
@@ -247,10 +155,6 @@ func (j *judge) orm(e *parse.Exec, args []string, detail string) {
 			j.add(RuleDataDbReset, detail)
 			return
 		}
-	}
-	// dotnet ef database drop
-	if e.Name == "dotnet" && allTokens(toks, []string{"ef", "database", "drop"}) {
-		j.add(RuleDataDbReset, detail)
 	}
 }
 

@@ -43,7 +43,7 @@ func downloadTargets(e *parse.Exec, args []string) []string {
 }
 
 // writeTargets are the files an execution writes with its output: output
-// redirects, tee operands, dd of=.
+// redirects and the files the model's Outputs name (tee, dd of=, gpg -o).
 func writeTargets(e *parse.Exec, args []string) []string {
 	var out []string
 	for _, r := range e.Redirects {
@@ -54,33 +54,8 @@ func writeTargets(e *parse.Exec, args []string) []string {
 			}
 		}
 	}
-	switch e.Name {
-	case "tee", "sponge":
-		out = append(out, parseOpts(args, "").Pos...)
-	case "dd":
-		for _, a := range args {
-			if v, ok := strings.CutPrefix(a, "of="); ok {
-				out = append(out, v)
-			}
-		}
-	case "uudecode", "gpg", "gpg2", "openssl", "xxd":
-		// uudecode -o F, gpg -o F / --output F, openssl -out F; xxd -r IN OUT
-		o := parseOpts(args, "o", "output")
-		for _, v := range []string{o.Values["o"], o.Long["output"]} {
-			if v != "" && v != "-" {
-				out = append(out, v)
-			}
-		}
-		for k, a := range args {
-			if a == "-out" && k+1 < len(args) {
-				out = append(out, args[k+1])
-			}
-		}
-		if e.Name == "xxd" {
-			if p := parseOpts(args, "cglos").Pos; len(p) == 2 {
-				out = append(out, p[1])
-			}
-		}
+	if p := programs.Lookup(e.Name); p != nil && p.Outputs != nil {
+		out = append(out, p.Outputs(args)...) // tee F, dd of=F, gpg -o F, xxd -r IN OUT
 	}
 	return out
 }
@@ -179,9 +154,8 @@ func (ts *taints) record(j *judge, e *parse.Exec, args []string) {
 	if programs.Is(e.Name, programs.Copier) {
 		ts.copy(j, e, args)
 	}
-	switch e.Name {
-	case "tar", "bsdtar", "unzip":
-		ts.unpack(j, e, args, carried || src)
+	if p := programs.Lookup(e.Name); p != nil && p.Unpacks != nil {
+		ts.unpack(j, e, p, args, carried || src)
 	}
 }
 
@@ -193,24 +167,10 @@ var archiveExts = []string{".tar.gz", ".tar.xz", ".tar.bz2", ".tar.zst", ".tgz",
 // explicit target (tar -C, unzip -d) or, unpacking in place, the
 // conventional top directory named after the archive. The working
 // directory itself is never tainted as a whole: too broad.
-func (ts *taints) unpack(j *judge, e *parse.Exec, args []string, fromPipe bool) {
-	var archive, dest string
-	if e.Name == "unzip" {
-		o := parseOpts(args, "dxP")
-		dest = o.Values["d"]
-		if len(o.Pos) > 0 {
-			archive = o.Pos[0]
-		}
-	} else {
-		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-			args = append([]string{"-" + args[0]}, args[1:]...) // tar xzf a.tgz
-		}
-		o := parseOpts(args, "fCbT", "file", "directory", "exclude")
-		if !o.Has('x', "extract", "get") {
-			return
-		}
-		archive = firstNonEmpty(o.Values["f"], o.Long["file"])
-		dest = firstNonEmpty(o.Values["C"], o.Long["directory"])
+func (ts *taints) unpack(j *judge, e *parse.Exec, p *programs.Program, args []string, fromPipe bool) {
+	archive, dest, ok := p.Unpacks(args)
+	if !ok {
+		return
 	}
 	var by string
 	switch {
@@ -331,28 +291,19 @@ func scriptOperand(name string, args []string) (string, bool) {
 
 // installed are the files a package install runs code from: a local
 // package file (x.whl, x.tgz) or a directory's setup.py / package.json
-// (pip install ., npm install with no package).
-func installed(name string, args []string) []string {
-	k := 0
-	for k < len(args) && strings.HasPrefix(args[k], "-") {
-		k++
-	}
-	if k == len(args) || (args[k] != "install" && args[k] != "i" && args[k] != "add") {
+// (pip install ., npm install with no package: its manifest).
+func installed(p *programs.Program, args []string) []string {
+	ops, ok := p.InstallOperands(args)
+	if !ok || !p.InstallRunsCode {
 		return nil
 	}
-	o := parseOpts(args[k+1:], "rceit", "requirement", "constraint", "editable", "index-url",
-		"extra-index-url", "target", "prefix", "registry", "cache")
-	ops := o.Pos
-	if v := firstNonEmpty(o.Values["e"], o.Long["editable"]); v != "" {
-		ops = append(ops, v)
-	}
 	var out []string
-	for _, p := range ops {
-		d := strings.TrimSuffix(p, "/")
-		out = append(out, p, d+"/setup.py", d+"/package.json")
+	for _, op := range ops {
+		d := strings.TrimSuffix(op, "/")
+		out = append(out, op, d+"/setup.py", d+"/package.json")
 	}
-	if len(ops) == 0 && name != "pip" && name != "pip3" {
-		out = append(out, "package.json") // npm install runs its scripts
+	if len(ops) == 0 && p.Manifest != "" {
+		out = append(out, p.Manifest) // npm install runs its scripts
 	}
 	return out
 }
@@ -404,6 +355,7 @@ func (j *judge) runsTainted(all []parse.Exec, e *parse.Exec, args []string, ts *
 		return "", false
 	}
 	name, argv0 := e.Name, e.Argv[0].Value
+	prog := programs.Lookup(name)
 	var cands []string // files this execution runs as code
 	switch {
 	case name == "source" || name == ".":
@@ -425,10 +377,11 @@ func (j *judge) runsTainted(all []parse.Exec, e *parse.Exec, args []string, ts *
 		} else {
 			cands = append(cands, dir+"GNUmakefile", dir+"makefile", dir+"Makefile")
 		}
-	case name == "pip" || name == "pip3" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" && len(args) > 0 && (args[0] == "install" || args[0] == "add"):
-		cands = append(cands, installed(name, args)...)
-	case programs.RunsCode(name) && len(args) > 2 && args[0] == "-m" && (args[1] == "pip" || args[1] == "pip3"):
-		cands = append(cands, installed("pip", args[2:])...) // python3 -m pip install .
+	case len(installed(prog, args)) > 0:
+		cands = append(cands, installed(prog, args)...) // pip install ./x.whl, npm install
+	case prog.Is(programs.Interpreter) && prog.Module != "" && len(args) > 2 && args[0] == "-"+prog.Module &&
+		programs.Is(args[1], programs.PkgManager):
+		cands = append(cands, installed(programs.Lookup(args[1]), args[2:])...) // python3 -m pip install .
 	case programs.RunsCode(name) && shellNoExec(name, args):
 		// bash -n x.sh only checks the syntax
 	case programs.RunsCode(name):

@@ -141,30 +141,13 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 		if o.Short['r'] {
 			j.add(RuleSysCrontabRemove, detail)
 		}
-	case "terraform", "tofu", "terragrunt":
-		j.terraform(args, detail)
-	case "pulumi", "cdk", "cdktf", "serverless", "sls":
-		if containsAny(programs.Operands(args), "destroy", "remove") {
-			j.add(RuleInfraTerraformDestroy, detail)
-		}
-	case "kubectl", "oc", "kubecolor":
-		j.kubectl(args, detail)
-	case "helm":
-		if p := programs.Operands(args); len(p) > 0 && containsAny(p[:1], "uninstall", "delete", "del", "un") {
-			j.add(RuleInfraKubeDelete, detail)
-		}
-	case "aws", "gcloud", "az", "doctl", "gsutil", "heroku", "fly", "flyctl", "vercel", "netlify",
-		"gh", "linode-cli", "hcloud", "ibmcloud", "oci", "scw", "exo", "vultr-cli", "railway", "render", "supabase", "firebase":
-		j.cloud(e.Name, args, detail)
-	case "psql", "mysql", "mariadb", "sqlite3", "clickhouse-client", "clickhouse", "cockroach", "duckdb",
-		"mongosh", "mongo", "redis-cli", "sqlcmd", "snowsql", "bq", "pgcli", "mycli", "litecli":
+	}
+	// Infrastructure, cluster, cloud and database programs: the model says
+	// what tears down what they manage (Destroys) and which run SQL.
+	if p := programs.Lookup(e.Name); p.Is(programs.Database) && p.Destroys == nil {
 		j.sql(all, i, e, args, detail)
-	case "dropdb", "dropuser":
-		j.add(RuleDataSqlDestructive, detail)
-	case "mysqladmin":
-		if containsAny(args, "drop") {
-			j.add(RuleDataSqlDestructive, detail)
-		}
+	} else if p != nil {
+		j.destroys(p, args, detail)
 	}
 	j.orm(e, args, detail)
 }

@@ -9,7 +9,8 @@ var kubectlSpec = S("nlfcosL", "namespace", "context", "kubeconfig", "selector",
 	"cluster", "user", "template", "jsonpath")
 
 var _ = register(
-	&Program{Name: "gh", Kind: NetSender | Uploader | CredPrinter | EnvSetup, Opts: S("RXHfFpq", "repo", "method", "header", "field", "raw-field", "jq"),
+	&Program{Name: "gh", Kind: NetSender | Uploader | CredPrinter | EnvSetup | Cloud, Opts: S("RXHfFpq", "repo", "method", "header", "field", "raw-field", "jq"),
+		Destroys: ghDestroys,
 		Uploads: func(a []string) bool {
 			return sub(a, "gist", "create") || sub(a, "gist", "edit") || sub(a, "release", "upload") ||
 				sub(a, "release", "create") || sub(a, "secret", "set") || sub(a, "api")
@@ -19,7 +20,8 @@ var _ = register(
 		}},
 	&Program{Name: "glab", Kind: CredPrinter,
 		PrintsCredentials: func(a []string) bool { return sub(a, "auth", "status") && has(a, "--show-token", "-t") }},
-	&Program{Name: "aws", Kind: NetSender | Uploader | CredPrinter, Opts: S("", "profile", "region", "output", "endpoint-url", "query"),
+	&Program{Name: "aws", Kind: NetSender | Uploader | CredPrinter | Cloud, Opts: S("", "profile", "region", "output", "endpoint-url", "query"),
+		Destroys: awsDestroys,
 		Uploads: func(a []string) bool {
 			return (sub(a, "s3", "cp") || sub(a, "s3", "sync") || sub(a, "s3", "mv")) && anyPrefix(a, "s3://")
 		},
@@ -29,19 +31,19 @@ var _ = register(
 				sub(a, "ssm", "get-parameter") && has(a, "--with-decryption") || sub(a, "codeartifact", "get-authorization-token") ||
 				sub(a, "iam", "create-access-key")
 		}},
-	&Program{Name: "gcloud", Kind: NetSender | Uploader | CredPrinter,
+	&Program{Name: "gcloud", Kind: NetSender | Uploader | CredPrinter | Cloud, Destroys: cloudVerbs(false, false),
 		Uploads: func(a []string) bool { return sub(a, "storage") && anyPrefix(a, "gs://") },
 		PrintsCredentials: func(a []string) bool {
 			return sub(a, "auth", "print-access-token") || sub(a, "auth", "print-identity-token") ||
 				sub(a, "auth", "application-default", "print-access-token") || sub(a, "secrets", "versions", "access") ||
 				sub(a, "config", "config-helper")
 		}},
-	&Program{Name: "gsutil", Kind: NetSender | Uploader, Uploads: func(a []string) bool { return anyPrefix(a, "gs://") }},
+	&Program{Name: "gsutil", Kind: NetSender | Uploader | Cloud, Destroys: cloudVerbs(true, false), Uploads: func(a []string) bool { return anyPrefix(a, "gs://") }},
 	&Program{Name: "s3cmd", Kind: NetSender | Uploader, Uploads: func(a []string) bool { return sub(a, "put") || sub(a, "sync") }},
 	&Program{Name: "rclone", Kind: NetSender | Uploader | Copier | Archiver, Uploads: func(a []string) bool {
 		return sub(a, "copy") || sub(a, "sync") || sub(a, "move") || sub(a, "copyto") || sub(a, "rcat")
 	}},
-	&Program{Name: "az", Kind: NetSender | Uploader | CredPrinter,
+	&Program{Name: "az", Kind: NetSender | Uploader | CredPrinter | Cloud, Destroys: cloudVerbs(false, false),
 		Uploads: func(a []string) bool {
 			return sub(a, "storage", "blob", "upload") || sub(a, "storage", "blob", "upload-batch")
 		},
@@ -50,7 +52,11 @@ var _ = register(
 				sub(a, "storage", "account", "keys", "list") || sub(a, "acr", "login") && has(a, "--expose-token")
 		}},
 	&Program{Name: "azcopy", Kind: NetSender | Uploader, Uploads: func([]string) bool { return true }},
-	&Program{Name: "kubectl", Names: []string{"oc", "kubecolor"}, Kind: CredPrinter | Runner | EnvSetup, Opts: kubectlSpec,
+	&Program{Name: "kubectl", Names: []string{"oc", "kubecolor"}, Kind: CredPrinter | Runner | EnvSetup | Cluster, Opts: kubectlSpec,
+		Destroys: func(a []string) bool {
+			p := Parse(a, kubectlSpec).Pos
+			return len(p) > 0 && (p[0] == "delete" || p[0] == "drain") && !DryRun(a)
+		},
 		PrintsCredentials: func(a []string) bool {
 			o := Parse(a, kubectlSpec)
 			p := o.Pos
@@ -67,7 +73,10 @@ var _ = register(
 			}
 			return false
 		}},
-	&Program{Name: "helm", Kind: EnvSetup},
+	&Program{Name: "helm", Kind: EnvSetup | Cluster, Destroys: func(a []string) bool {
+		p := Operands(a)
+		return len(p) > 0 && has(p[:1], "uninstall", "delete", "del", "un")
+	}},
 	&Program{Name: "vault", Kind: CredPrinter, PrintsCredentials: func(a []string) bool {
 		return sub(a, "read") || sub(a, "kv", "get") || sub(a, "print", "token") || sub(a, "token", "create") || sub(a, "login")
 	}},
@@ -86,13 +95,126 @@ var _ = register(
 	&Program{Name: "secret-tool", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return sub(a, "lookup") || sub(a, "search") }},
 	&Program{Name: "kwallet-query", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return has(a, "-r", "--read-password") }},
 	&Program{Name: "docker", Names: []string{"podman", "nerdctl"}, Kind: Runner},
-	&Program{Name: "heroku", Kind: CredPrinter, PrintsCredentials: func(a []string) bool {
+	&Program{Name: "heroku", Kind: CredPrinter | Cloud, Destroys: herokuDestroys, PrintsCredentials: func(a []string) bool {
 		return sub(a, "auth:token") || sub(a, "config") && has(a, "--json", "-s", "--shell")
 	}},
-	&Program{Name: "doctl", Names: []string{"fly", "flyctl", "vercel", "netlify", "linode-cli", "hcloud", "ibmcloud", "oci", "scw", "exo", "vultr-cli", "railway", "render", "supabase", "firebase"}, Kind: 0},
-	&Program{Name: "npm", Names: []string{"pnpm", "yarn"}, Kind: CredPrinter, PrintsCredentials: func(a []string) bool {
-		return sub(a, "token", "list") || sub(a, "config", "get") && len(a) > 2 && strings.Contains(a[2], "authToken") || sub(a, "config", "list") && has(a, "-l", "--long", "--json")
-	}},
-	&Program{Name: "terraform", Names: []string{"tofu", "terragrunt"}, Kind: 0},
-	&Program{Name: "pulumi", Names: []string{"cdk", "cdktf", "serverless", "sls"}, Kind: 0},
+	&Program{Name: "doctl", Names: []string{"fly", "flyctl", "netlify", "linode-cli", "hcloud", "ibmcloud", "oci", "scw", "exo", "vultr-cli", "railway", "render", "firebase"},
+		Kind: Cloud, Destroys: cloudVerbs(false, false)},
+	&Program{Name: "vercel", Kind: Cloud, Destroys: cloudVerbs(true, true)},
+	&Program{Name: "supabase", Kind: Cloud | TaskRunner, Destroys: cloudVerbs(false, false)},
+	&Program{Name: "terraform", Names: []string{"tofu", "terragrunt"}, Kind: Infra, Destroys: terraformDestroys},
+	&Program{Name: "pulumi", Names: []string{"cdk", "cdktf", "serverless", "sls"}, Kind: Infra,
+		Destroys: func(a []string) bool { o := Operands(a); return has(o, "destroy") || has(o, "remove") }},
 )
+
+// DryRun reports --dry-run (not --dry-run=none) or --dryrun: the command
+// only says what it would do.
+func DryRun(args []string) bool {
+	for _, a := range args {
+		if a == "--dry-run" || strings.HasPrefix(a, "--dry-run=") && !strings.HasSuffix(a, "=none") || a == "--dryrun" {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudVerbs is the usual grammar of deletion: an operand that is a delete
+// verb (gcloud compute instances delete NAME, az vm delete, doctl compute
+// droplet delete, delete-x, destroy:x). "rm" and "remove" alone are
+// deletions only where rm and remove say so (gsutil rm, vercel remove).
+func cloudVerbs(rm, remove bool) func([]string) bool {
+	return func(args []string) bool {
+		if DryRun(args) {
+			return false
+		}
+		for _, v := range Operands(args) {
+			switch v {
+			case "rm":
+				if rm {
+					return true
+				}
+				continue
+			case "remove":
+				if remove {
+					return true
+				}
+				continue
+			}
+			head := v
+			if k := strings.IndexAny(v, "-:_"); k >= 0 {
+				head = v[:k]
+			}
+			switch head {
+			case "delete", "terminate", "destroy", "deregister", "purge", "remove", "rb", "rm":
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// awsDestroys: aws SERVICE OPERATION with a delete-/terminate-/... operation;
+// aws s3 rb / s3 rm.
+func awsDestroys(args []string) bool {
+	p := Operands(args)
+	if DryRun(args) || len(p) < 2 {
+		return false
+	}
+	op := p[1]
+	if p[0] == "s3" && (op == "rb" || op == "rm") {
+		return true
+	}
+	for _, pre := range []string{"delete-", "terminate-", "deregister-", "purge-", "remove-"} {
+		if strings.HasPrefix(op, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// ghDestroys: gh api -X DELETE, gh repo/release/secret/variable/gist/run/cache delete.
+func ghDestroys(args []string) bool {
+	p := Operands(args)
+	if DryRun(args) {
+		return false
+	}
+	if len(p) > 0 && p[0] == "api" {
+		for k, a := range args {
+			if (a == "-X" || a == "--method") && k+1 < len(args) && strings.EqualFold(args[k+1], "DELETE") ||
+				strings.EqualFold(a, "-XDELETE") || strings.EqualFold(a, "--method=DELETE") {
+				return true
+			}
+		}
+		return false
+	}
+	return len(p) >= 2 && p[1] == "delete" && has(p[:1], "repo", "release", "secret", "variable", "gist", "run", "cache")
+}
+
+// herokuDestroys: heroku apps:destroy, pg:reset, destroy.
+func herokuDestroys(args []string) bool {
+	p := Operands(args)
+	return !DryRun(args) && len(p) > 0 && (p[0] == "apps:destroy" || p[0] == "pg:reset" || p[0] == "destroy")
+}
+
+// terraformDestroys: destroy, apply -destroy, and the same under
+// terragrunt's run-all / run.
+func terraformDestroys(args []string) bool {
+	var p []string
+	destroyFlag := false
+	for _, a := range args {
+		if a == "-destroy" || a == "--destroy" {
+			destroyFlag = true
+		}
+		if !strings.HasPrefix(a, "-") {
+			p = append(p, a)
+		}
+	}
+	if len(p) == 0 {
+		return false
+	}
+	sub := p[0]
+	if (sub == "run-all" || sub == "run") && len(p) > 1 {
+		sub = p[1]
+	}
+	return sub == "destroy" || (sub == "apply" && destroyFlag)
+}

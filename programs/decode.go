@@ -7,13 +7,13 @@ package programs
 var _ = register(
 	&Program{Name: "base64", Names: []string{"base32", "basenc"}, Kind: Decoder,
 		Decodes: func(a []string) bool { return has(a, "-d", "--decode", "-D") || HasShortFlag(a, 'd') }},
-	&Program{Name: "xxd", Kind: Decoder | Reader, Opts: S("cglos"),
+	&Program{Name: "xxd", Kind: Decoder | Reader, Opts: xxdSpec, Outputs: xxdOutputs,
 		Decodes: func(a []string) bool { return HasShortFlag(a, 'r') || has(a, "-revert") }},
-	&Program{Name: "openssl", Kind: Decoder,
+	&Program{Name: "openssl", Kind: Decoder, Outputs: opensslOutputs,
 		Decodes: func(a []string) bool { return has(a, "-d", "-decrypt") }},
-	&Program{Name: "uudecode", Kind: Decoder, Opts: S("o", "output-file"),
+	&Program{Name: "uudecode", Kind: Decoder, Opts: S("o", "output-file"), Outputs: optOutputs(S("o", "output-file"), 'o', "output-file"),
 		Decodes: func([]string) bool { return true }},
-	&Program{Name: "gpg", Names: []string{"gpg2"}, Kind: Decoder, Opts: S("o", "output"),
+	&Program{Name: "gpg", Names: []string{"gpg2"}, Kind: Decoder, Opts: S("o", "output"), Outputs: optOutputs(S("o", "output"), 'o', "output"),
 		Decodes:           func(a []string) bool { return has(a, "-d", "--decrypt") },
 		PrintsCredentials: func(a []string) bool { return anyPrefix(a, "--export-secret") }},
 	&Program{Name: "gzip", Names: []string{"gunzip", "zcat", "bzip2", "bunzip2", "bzcat", "xz", "unxz", "xzcat", "zstd", "unzstd", "zstdcat"}, Kind: Decoder},
@@ -23,3 +23,34 @@ var _ = register(
 	&Program{Name: "printf", Kind: NonReader},
 	&Program{Name: "echo", Kind: NonReader},
 )
+
+var xxdSpec = S("cglos")
+
+// xxdOutputs: xxd [-r] IN OUT writes OUT.
+func xxdOutputs(args []string) []string {
+	if p := Parse(args, xxdSpec).Pos; len(p) == 2 {
+		return p[1:]
+	}
+	return nil
+}
+
+// opensslOutputs: openssl CMD ... -out FILE.
+func opensslOutputs(args []string) []string {
+	var out []string
+	for k, a := range args {
+		if a == "-out" && k+1 < len(args) && args[k+1] != "-" {
+			out = append(out, args[k+1])
+		}
+	}
+	return out
+}
+
+// optOutputs: the file an output option names (-o F, --output F), not "-".
+func optOutputs(s Spec, short byte, long string) func([]string) []string {
+	return func(args []string) []string {
+		if v := Parse(args, s).Value(short, long); v != "" && v != "-" {
+			return []string{v}
+		}
+		return nil
+	}
+}

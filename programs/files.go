@@ -1,8 +1,12 @@
 package programs
 
+import "strings"
+
 // Programs that read, write or delete the files they are given.
 
 var (
+	tarSpec     = S("fCbTX", "file", "directory", "exclude", "exclude-from", "files-from")
+	unzipSpec   = S("dxP")
 	rmSpec      = S("")
 	copySpec    = S("tS", "target-directory", "suffix")
 	installSpec = S("mogtS", "target-directory", "mode", "owner", "group", "suffix")
@@ -22,16 +26,16 @@ var _ = register(
 	&Program{Name: "install", Kind: Reader | Writer | Copier, Opts: installSpec},
 	&Program{Name: "ln", Kind: Writer | NonReader | Copier, Opts: copySpec},
 	&Program{Name: "ditto", Kind: Reader | Writer | Copier | Archiver},
-	&Program{Name: "tee", Names: []string{"sponge"}, Kind: Writer},
-	&Program{Name: "dd", Kind: Reader | Writer},
+	&Program{Name: "tee", Names: []string{"sponge"}, Kind: Writer, Outputs: Operands},
+	&Program{Name: "dd", Kind: Reader | Writer, Outputs: ddOutputs},
 	&Program{Name: "truncate", Kind: Writer | NonReader, Opts: S("sr", "size", "reference")},
 	&Program{Name: "sed", Kind: Reader | Writer, Opts: S("ef", "expression", "file")},
 	&Program{Name: "chmod", Kind: Writer | NonReader, Opts: S("", "reference")},
 	&Program{Name: "chown", Names: []string{"chgrp"}, Kind: Writer | NonReader, Opts: S("", "reference", "from")},
 	&Program{Name: "chattr", Names: []string{"setfacl"}, Kind: Writer | NonReader},
 	&Program{Name: "touch", Names: []string{"mkdir"}, Kind: Writer | NonReader},
-	&Program{Name: "tar", Names: []string{"bsdtar"}, Kind: Reader | Writer | Archiver, Opts: S("fCbTX", "file", "directory", "exclude", "exclude-from", "files-from")},
-	&Program{Name: "unzip", Kind: Writer, Opts: S("dxP")},
+	&Program{Name: "tar", Names: []string{"bsdtar"}, Kind: Reader | Writer | Archiver, Opts: tarSpec, Unpacks: tarUnpacks},
+	&Program{Name: "unzip", Kind: Writer, Opts: unzipSpec, Unpacks: unzipUnpacks},
 	&Program{Name: "zip", Kind: Reader | Writer | Archiver},
 	&Program{Name: "7z", Names: []string{"7za", "7zz", "rar"}, Kind: Reader | Writer | Archiver},
 	&Program{Name: "cpio", Names: []string{"pax"}, Kind: Reader | Writer | Archiver},
@@ -85,4 +89,37 @@ func FindActs(a string) bool {
 		return true
 	}
 	return FindRuns(a)
+}
+
+// ddOutputs: dd of=FILE.
+func ddOutputs(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "of="); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// tarUnpacks: tar -x/--extract/--get, old style too (tar xzf a.tgz), with
+// -f/--file the archive and -C/--directory the destination.
+func tarUnpacks(args []string) (archive, dest string, ok bool) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		args = append([]string{"-" + args[0]}, args[1:]...) // tar xzf a.tgz
+	}
+	o := Parse(args, tarSpec)
+	if !o.Has('x', "extract", "get") {
+		return "", "", false
+	}
+	return o.Value('f', "file"), o.Value('C', "directory"), true
+}
+
+// unzipUnpacks: unzip ARCHIVE [-d DIR].
+func unzipUnpacks(args []string) (archive, dest string, ok bool) {
+	o := Parse(args, unzipSpec)
+	if len(o.Pos) > 0 {
+		archive = o.Pos[0]
+	}
+	return archive, o.Values["d"], true
 }

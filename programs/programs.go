@@ -41,6 +41,11 @@ const (
 	Scheduler                        // runs commands later (cron, at, systemd timers)
 	Archiver                         // packs, copies or syncs whole trees (tar, zip, rsync, cp -r)
 	Copier                           // copies SOURCE... to DEST: the last operand, or -t DIR (CopyDest)
+	PkgManager                       // installs packages (Installs: its install subcommands; InstallOperands)
+	TaskRunner                       // runs a project's or framework's tasks, database resets among them (rails db:drop)
+	Infra                            // provisions infrastructure (terraform, pulumi): Destroys tears it down
+	Cluster                          // manages a cluster (kubectl, helm): Destroys deletes its resources
+	Cloud                            // a cloud provider's CLI: Destroys deletes or terminates its resources
 )
 
 // Has reports whether k includes every kind in want.
@@ -91,13 +96,31 @@ type Program struct {
 	// PrintsCredentials reports whether the arguments make it print a
 	// credential (gh auth token, kubectl get secret -o yaml).
 	PrintsCredentials func(args []string) bool
-	// Outputs are the files it writes by its options (curl -o F, -O), not
-	// by redirects; paths as written.
+	// Outputs are the files it writes by its options or operands (curl -o
+	// F, -O; tee F; dd of=F; gpg -o F), not by redirects; paths as written.
 	Outputs func(args []string) []string
+	// Unpacks reports an extraction and what it unpacks: the archive ("" or
+	// "-" for stdin) and the directory given (tar -x -C DIR, unzip -d DIR;
+	// "" when it unpacks in place).
+	Unpacks func(args []string) (archive, dest string, ok bool)
 	// Attaches reports whether the arguments hand a program to the
 	// network connection (nc -e /bin/sh, socat EXEC:/bin/sh): whoever is at
 	// the other end drives it.
 	Attaches func(args []string) bool
+	// Destroys reports whether the arguments tear down what the program
+	// manages: infrastructure (terraform destroy), cluster or cloud
+	// resources (kubectl delete, aws ec2 terminate-instances), a database
+	// (dropdb, redis-cli FLUSHALL). A dry run destroys nothing.
+	Destroys func(args []string) bool
+	// Installs are a PkgManager's subcommands that install packages
+	// (npm install/i/add/ci, pip install); Manifest the file whose scripts
+	// an install with no package operand runs (npm install: package.json).
+	Installs []string
+	Manifest string
+	// InstallRunsCode: an install runs code the package brings (setup.py,
+	// npm scripts, a deb's maintainer scripts, build.rs, a formula); go
+	// install only builds.
+	InstallRunsCode bool
 }
 
 // Is reports whether p is non-nil and of every kind in k.
