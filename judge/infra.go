@@ -60,14 +60,18 @@ func (j *judge) destroys(p *programs.Program, args []string, detail string) {
 	case p.Is(programs.Infra):
 		j.add(RuleInfraTerraformDestroy, detail)
 	case p.Is(programs.Cluster):
-		j.add(RuleInfraKubeDelete, detail)
+		if !programs.DeletesAllInCluster(p.Name, args) && !programs.DeletesVolumes(p.Name, args) {
+			j.add(RuleInfraKubeDelete, detail) // else INFRA-KUBE-DELETE-ALL / DATA-VOLUME-DELETE (infradata.go)
+		}
 	case p.Is(programs.Cloud):
-		j.add(RuleInfraCloudDelete, detail)
+		if !programs.WipesStorage(p.Name, args) {
+			j.add(RuleInfraCloudDelete, detail) // else INFRA-STORAGE-WIPE (infradata.go)
+		}
 	}
 }
 
 var (
-	sqlDrop     = lazyRegexp(`(?i)\b(drop\s+(table|database|schema|view|index|user|role|owned|collection|keyspace|materialized)|truncate(\s+table)?\s+[\w."` + "`" + `\[]|dropdatabase\s*\(|\.drop\s*\(\s*\)|flushall|flushdb)`)
+	sqlDrop     = lazyRegexp(`(?i)(\b(drop\s+(table|database|schema|view|index|user|role|owned|collection|keyspace|materialized)|truncate(\s+table)?\s+[\w."` + "`" + `\[]|dropdatabase\s*\(|flushall|flushdb)|\.drop\s*\(\s*\))`)
 	sqlDelete   = lazyRegexp(`(?i)\bdelete\s+from\b`)
 	sqlUpdate   = lazyRegexp(`(?i)\bupdate\s+[\w."` + "`" + `\[\]]+\s+set\b`)
 	sqlWhere    = lazyRegexp(`(?i)\bwhere\b`)

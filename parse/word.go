@@ -337,8 +337,12 @@ func unescapeUnquoted(s string) (string, bool) {
 				b.WriteByte(s[i])
 			}
 			continue
-		case c == '*' || c == '?' || c == '[':
+		case c == '*' || c == '?':
 			glob = true
+		case c == '[':
+			// a bracket expression needs its closing "]": a lone "[" (the
+			// test command, "a[") is a literal character
+			glob = glob || strings.IndexByte(s[i+1:], ']') > 0
 		}
 		b.WriteByte(c)
 	}

@@ -14,7 +14,7 @@ var _ = register(
 	&Program{Name: "redis-cli", Kind: Database, Destroys: func(a []string) bool { return hasFold(a, "flushall") || hasFold(a, "flushdb") }},
 	&Program{Name: "dropdb", Names: []string{"dropuser"}, Kind: Database, Destroys: func([]string) bool { return true }},
 	&Program{Name: "mysqladmin", Kind: Database, Destroys: func(a []string) bool { return has(a, "drop") }},
-	&Program{Name: "sqlcmd", Names: []string{"snowsql", "bq"}, Kind: Database},
+	&Program{Name: "sqlcmd", Names: []string{"snowsql", "bq", "cqlsh"}, Kind: Database},
 )
 
 func hasFold(args []string, want string) bool {

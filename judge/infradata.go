@@ -1,0 +1,99 @@
+package judge
+
+import (
+	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
+)
+
+// Infrastructure and data (issue 12 class 12): changes applied with the
+// review step switched off, stored data deleted wholesale (container and
+// cluster volumes, namespaces, buckets), and schema changes aimed at
+// production. What each program's arguments mean is the program model's
+// (programs/infra.go); these rules ask it.
+
+// The rules' constants are spelled as their ids.
+const (
+	RuleInfraApplyUnreviewed = "INFRA-APPLY-UNREVIEWED"
+	RuleDataVolumeDelete     = "DATA-VOLUME-DELETE"
+	RuleInfraKubeDeleteAll   = "INFRA-KUBE-DELETE-ALL"
+	RuleInfraStorageWipe     = "INFRA-STORAGE-WIPE"
+	RuleDataProdDb           = "DATA-PROD-DB"
+	RuleDataMigrateDeploy    = "DATA-MIGRATE-DEPLOY"
+)
+
+var _ = rules(
+	Rule{ID: RuleInfraApplyUnreviewed, Class: ClassInfrastructure, Severity: SevHigh, Decision: Deny,
+		Reason:      "an infrastructure change is applied with its confirmation switched off: nobody reviews the plan",
+		Alternative: "run the plan or preview (terraform plan, pulumi preview) and let the operator apply it",
+		Matches:     "`terraform`/`tofu`/`terragrunt apply|import -auto-approve` (also `TF_CLI_ARGS*=-auto-approve`, `run-all apply --terragrunt-non-interactive`), `pulumi up|refresh --yes`/`--skip-preview` (also `PULUMI_SKIP_CONFIRMATIONS`), `cdk deploy --require-approval never`",
+		Fire:        []string{"terraform apply -auto-approve", "tofu apply -auto-approve=true", "pulumi up --yes", "TF_CLI_ARGS_apply=-auto-approve terraform apply", "cdk deploy --require-approval never"},
+		Pass:        []string{"terraform plan", "terraform apply", "pulumi preview", "cdk diff", "tofu plan -out p"}},
+	Rule{ID: RuleDataVolumeDelete, Class: ClassInfrastructure, Severity: SevHigh, Decision: Deny,
+		Reason:      "stored data volumes are deleted (a database's files go with them)",
+		Alternative: "list the volumes (docker volume ls) and let the operator delete the ones meant",
+		Matches:     "`docker`/`podman` `volume rm|prune`, `system prune --volumes`, `compose down -v`, `docker-compose down --volumes`, `kubectl delete pvc|pv`",
+		Fire:        []string{"docker volume rm pgdata", "docker volume prune -f", "docker system prune -a --volumes", "docker compose down -v", "kubectl delete pvc data-db-0"},
+		Pass:        []string{"docker volume ls", "docker system prune -f", "docker compose down", "kubectl get pvc", "docker volume inspect pgdata"}},
+	Rule{ID: RuleInfraKubeDeleteAll, Class: ClassInfrastructure, Severity: SevHigh, Decision: Deny,
+		Reason:      "a cluster deletion takes everything in its scope (a namespace, all resources of a kind, a resource definition)",
+		Alternative: "delete the one resource meant, by name, or ask the operator",
+		Matches:     "`kubectl`/`oc` `delete ns|namespace|crd`, `delete … --all`, `--all-namespaces`/`-A` (not `--dry-run`)",
+		Fire:        []string{"kubectl delete ns prod", "kubectl delete pods --all -n prod", "kubectl delete namespace/staging", "oc delete crd certificates.cert-manager.io"},
+		Pass:        []string{"kubectl get ns", "kubectl delete pod web-1 -n prod --dry-run=client", "kubectl create ns dev"}},
+	Rule{ID: RuleInfraStorageWipe, Class: ClassInfrastructure, Severity: SevHigh, Decision: Deny,
+		Reason:      "object storage is deleted recursively (a bucket's contents)",
+		Alternative: "delete the objects meant by name, or ask the operator",
+		Matches:     "`aws s3 rm --recursive`, `aws s3 rb --force`, `gsutil rm -r|-a`, `gsutil rb -f`, `gcloud storage rm -r`, `gcloud storage buckets delete`, `rclone purge|delete`, `s3cmd del -r`, `az storage blob delete-batch`, `mc rm -r`",
+		Fire:        []string{"aws s3 rm --recursive s3://bucket", "gsutil -m rm -r gs://bucket", "rclone purge remote:bucket", "aws s3 rb s3://bucket --force"},
+		Pass:        []string{"aws s3 ls s3://bucket", "gsutil ls gs://bucket", "aws s3 rm s3://bucket/one.txt --dryrun", "rclone ls remote:bucket"}},
+	Rule{ID: RuleDataProdDb, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny,
+		Reason:      "a migration, schema push or reset is aimed at a production database",
+		Alternative: "let the deployment pipeline or the operator migrate production",
+		Matches:     "a migration/schema command (`db:*`, `migrate …`, `prisma db push`, `alembic upgrade`, `goose up`, …) with a production target: `RAILS_ENV`/`NODE_ENV`/`MIX_ENV`/… `=production`, `--env production`, `DISABLE_DATABASE_ENVIRONMENT_CHECK=1`, a `*_URL`/`--url` whose host or database says prod",
+		Fire:        []string{"RAILS_ENV=production rails db:migrate", "DATABASE_URL=postgres://app@db.prod.example/app npx prisma migrate deploy", "knex migrate:latest --env production", "MIX_ENV=prod mix ecto.reset"},
+		Pass:        []string{"rails db:migrate", "RAILS_ENV=test rails db:migrate", "NODE_ENV=production npm run build", "DATABASE_URL=postgres://localhost/app_dev npx prisma migrate dev"}},
+	Rule{ID: RuleDataMigrateDeploy, Class: ClassInfrastructure, Severity: SevMedium, Decision: Ask,
+		Reason:      "migrations are applied with a tool's deployment command, to whatever database it is configured for",
+		Alternative: "apply migrations in development (prisma migrate dev) and let the pipeline deploy them",
+		Matches:     "`prisma migrate deploy|resolve`, `flyway migrate|clean`, `liquibase update|drop-all`, `atlas schema|migrate apply`",
+		Fire:        []string{"npx prisma migrate deploy", "flyway migrate", "atlas schema apply -u postgres://x"},
+		Pass:        []string{"npx prisma migrate dev", "npx prisma migrate status", "flyway info"}},
+)
+
+// envOf lists the static assignments in effect as NAME=VALUE.
+func envOf(e *parse.Exec) []string {
+	var out []string
+	for _, a := range e.Assigns {
+		if a.Value.Static {
+			out = append(out, a.Name+"="+a.Value.Value)
+		}
+	}
+	return out
+}
+
+var _ = onExec(func(j *judge, x execution) {
+	e, args := x.e, x.args
+	p := programs.Lookup(e.Name)
+	tool, targs := programs.PackageRun(e.Name, args)
+	switch {
+	case programs.AppliesUnreviewed(tool, targs, envOf(e)):
+		j.add(RuleInfraApplyUnreviewed, x.detail)
+	case programs.DeletesVolumes(e.Name, args) && !dryRun(args):
+		j.add(RuleDataVolumeDelete, x.detail)
+	case programs.DeletesAllInCluster(e.Name, args) && !dryRun(args):
+		j.add(RuleInfraKubeDeleteAll, x.detail)
+	case programs.WipesStorage(e.Name, args) && !dryRun(args):
+		j.add(RuleInfraStorageWipe, x.detail)
+	case p.Is(programs.Database) || p != nil && p.Kind.Any(programs.NonReader|programs.Reader|programs.Lister|programs.Downloader):
+		// a database client's SQL is DATA-SQL-DESTRUCTIVE's; readers and
+		// listers do not migrate (cat migrations/x.sql)
+	case programs.ChangesSchema(e.Name, args):
+		if t := programs.ProductionTarget(args, envOf(e)); t != "" {
+			j.add(RuleDataProdDb, x.detail+" ("+t+")")
+		} else if programs.DeploysMigrations(e.Name, args) {
+			j.add(RuleDataMigrateDeploy, x.detail)
+		}
+	case programs.DeploysMigrations(e.Name, args):
+		j.add(RuleDataMigrateDeploy, x.detail)
+	}
+})

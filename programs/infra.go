@@ -1,0 +1,334 @@
+package programs
+
+import "strings"
+
+// Infrastructure and data: which command lines change infrastructure without
+// a review step, delete stored data (container volumes, cluster volumes,
+// whole buckets), change a database's schema, or aim at production. The
+// programs themselves are registered with their families (cloud.go, db.go);
+// these are functions of their argument lists and of the environment
+// assignments in effect ("NAME=VALUE").
+
+// family is the model's canonical name of a program (tofu is terraform).
+func family(name string) string {
+	if p := Lookup(name); p != nil {
+		return p.Name
+	}
+	return name
+}
+
+// AppliesUnreviewed reports an infrastructure change applied with its
+// confirmation step switched off: terraform/tofu/terragrunt apply
+// -auto-approve (also through TF_CLI_ARGS*), pulumi up --yes, cdk deploy
+// --require-approval never.
+func AppliesUnreviewed(name string, args, env []string) bool {
+	ops := Operands(args)
+	switch family(name) {
+	case "terraform":
+		if len(ops) > 0 && (ops[0] == "run-all" || ops[0] == "run") {
+			ops = ops[1:]
+		}
+		if len(ops) == 0 || ops[0] != "apply" && ops[0] != "import" {
+			return false
+		}
+		if anyFlag(args, "auto-approve") || has(args, "--terragrunt-non-interactive", "--non-interactive") {
+			return true
+		}
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			if strings.HasPrefix(k, "TF_CLI_ARGS") && strings.Contains(v, "auto-approve") {
+				return true
+			}
+		}
+	case "pulumi":
+		switch strings.ToLower(baseOf(name)) {
+		case "cdk", "cdktf":
+			if len(ops) > 0 && ops[0] == "deploy" {
+				for i, a := range args {
+					if a == "--require-approval=never" || a == "--auto-approve" || a == "--require-approval" && i+1 < len(args) && args[i+1] == "never" {
+						return true
+					}
+				}
+			}
+			return false
+		case "pulumi":
+			if len(ops) == 0 || ops[0] != "up" && ops[0] != "update" && ops[0] != "refresh" && ops[0] != "import" {
+				return false
+			}
+			if has(args, "--yes", "-y", "--skip-preview", "-f") || HasShortFlag(args, 'y') {
+				return true
+			}
+			for _, kv := range env {
+				if k, v, _ := strings.Cut(kv, "="); k == "PULUMI_SKIP_CONFIRMATIONS" && v != "" && v != "0" && v != "false" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// anyFlag matches -NAME, --NAME, -NAME=true (terraform's single dash style).
+func anyFlag(args []string, name string) bool {
+	for _, a := range args {
+		a = strings.TrimLeft(a, "-")
+		if a == name || a == name+"=true" {
+			return true
+		}
+	}
+	return false
+}
+
+func baseOf(s string) string {
+	if k := strings.LastIndexByte(s, '/'); k >= 0 {
+		return s[k+1:]
+	}
+	return s
+}
+
+// DeletesVolumes reports a deletion of stored data volumes: docker/podman
+// volume rm|prune, system prune --volumes, compose down -v, kubectl delete
+// of persistent volumes (claims).
+func DeletesVolumes(name string, args []string) bool {
+	ops := Operands(args)
+	switch family(name) {
+	case "docker", "docker-compose", "podman-compose":
+		if len(ops) >= 2 && ops[0] == "volume" && (ops[1] == "rm" || ops[1] == "remove" || ops[1] == "prune") {
+			return true
+		}
+		if len(ops) >= 2 && ops[0] == "system" && ops[1] == "prune" && has(args, "--volumes") {
+			return true
+		}
+		if (has(ops, "compose") || strings.HasSuffix(name, "-compose")) && has(ops, "down") {
+			return has(args, "-v", "--volumes") || HasShortFlag(args, 'v')
+		}
+	case "kubectl":
+		o := Parse(args, kubectlSpec)
+		if len(o.Pos) >= 2 && o.Pos[0] == "delete" {
+			for _, r := range strings.Split(o.Pos[1], ",") {
+				r, _, _ = strings.Cut(strings.ToLower(r), "/")
+				switch r {
+				case "pvc", "pv", "persistentvolumeclaim", "persistentvolumeclaims", "persistentvolume", "persistentvolumes":
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// DeletesAllInCluster reports a cluster deletion that takes everything in
+// its scope: a namespace, every resource of a kind (--all, -A), a custom
+// resource definition (with all its objects).
+func DeletesAllInCluster(name string, args []string) bool {
+	if family(name) != "kubectl" {
+		return false
+	}
+	o := Parse(args, kubectlSpec)
+	if len(o.Pos) < 2 || o.Pos[0] != "delete" {
+		return false
+	}
+	if o.Has(0, "all", "all-namespaces") || o.Short['A'] {
+		return true
+	}
+	for _, r := range strings.Split(o.Pos[1], ",") {
+		r, _, _ = strings.Cut(strings.ToLower(r), "/")
+		switch r {
+		case "ns", "namespace", "namespaces", "project", "projects", "crd", "crds", "customresourcedefinition", "customresourcedefinitions":
+			return true
+		}
+	}
+	return false
+}
+
+// WipesStorage reports a recursive deletion of object storage: aws s3 rm
+// --recursive, aws s3 rb --force, gsutil rm -r, gcloud storage rm -r,
+// rclone purge|delete, s3cmd del -r, az storage blob delete-batch, mc rm -r.
+func WipesStorage(name string, args []string) bool {
+	ops := Operands(args)
+	recursive := has(args, "--recursive", "-r", "-R") || HasShortFlag(args, 'r') || HasShortFlag(args, 'R')
+	switch name {
+	case "aws":
+		return len(ops) >= 2 && ops[0] == "s3" && (ops[1] == "rm" && recursive || ops[1] == "rb" && has(args, "--force"))
+	case "gsutil":
+		return len(ops) > 0 && (ops[0] == "rm" && (recursive || HasShortFlag(args, 'a')) || ops[0] == "rb" && has(args, "-f"))
+	case "gcloud":
+		return len(ops) >= 2 && ops[0] == "storage" && (ops[1] == "rm" && recursive || ops[1] == "buckets" && len(ops) > 2 && ops[2] == "delete")
+	case "rclone":
+		return len(ops) > 0 && (ops[0] == "purge" || ops[0] == "delete" || ops[0] == "rmdirs")
+	case "s3cmd":
+		return len(ops) > 0 && (ops[0] == "del" || ops[0] == "rm" || ops[0] == "rb") && recursive
+	case "az":
+		return len(ops) >= 3 && ops[0] == "storage" && (ops[1] == "blob" && ops[2] == "delete-batch" || ops[1] == "container" && ops[2] == "delete" || ops[1] == "account" && ops[2] == "delete")
+	case "mc":
+		return len(ops) > 0 && (ops[0] == "rm" && recursive || ops[0] == "rb")
+	}
+	return false
+}
+
+// ChangesSchema reports a migration or schema push run by an ORM or
+// migration tool (rails db:migrate, prisma migrate deploy, prisma db push,
+// manage.py migrate, alembic upgrade, knex migrate:latest, flyway migrate,
+// liquibase update, goose up, dbmate up, atlas schema apply).
+func ChangesSchema(name string, args []string) bool {
+	toks := append([]string{baseOf(name)}, Operands(args)...)
+	for i, t := range toks {
+		t = strings.ToLower(baseOf(t))
+		switch {
+		case strings.Contains(t, "status") || strings.Contains(t, "version") || t == "db:migrate:status":
+			return false
+		case strings.Contains(t, "migrat") && !strings.HasSuffix(t, ".py") || strings.HasPrefix(t, "db:") || strings.HasPrefix(t, "ecto.") || strings.HasPrefix(t, "doctrine:"):
+			return true
+		case t == "db" && i+1 < len(toks) && (toks[i+1] == "push" || toks[i+1] == "execute" || toks[i+1] == "reset"):
+			return true
+		case t == "alembic" || t == "goose" || t == "dbmate" || t == "liquibase" || t == "atlas":
+			for _, n := range toks[i+1:] {
+				switch n {
+				case "upgrade", "downgrade", "up", "down", "reset", "redo", "update", "rollback", "drop", "schema", "dropAll":
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// prodEnvNames select an application's environment.
+var prodEnvNames = map[string]bool{
+	"RAILS_ENV": true, "RACK_ENV": true, "NODE_ENV": true, "APP_ENV": true, "MIX_ENV": true,
+	"FLASK_ENV": true, "DJANGO_ENV": true, "ENV": true, "ENVIRONMENT": true, "STAGE": true,
+	"ASPNETCORE_ENVIRONMENT": true, "DOTNET_ENVIRONMENT": true, "SPRING_PROFILES_ACTIVE": true,
+	"APP_ENVIRONMENT": true, "DEPLOY_ENV": true,
+}
+
+func prodWord(v string) bool {
+	v = strings.ToLower(v)
+	return v == "prod" || v == "production" || v == "live" || strings.HasPrefix(v, "prod-") || strings.HasPrefix(v, "prod_") ||
+		strings.Contains(v, "production")
+}
+
+// ProductionTarget returns what points a command at production (an
+// environment variable, an option, a database URL whose host or name says
+// prod), or "". The environment is the assignments in effect.
+func ProductionTarget(args, env []string) string {
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case prodEnvNames[k] && prodWord(v):
+			return kv
+		case k == "DISABLE_DATABASE_ENVIRONMENT_CHECK" && v != "" && v != "0":
+			return kv
+		case k == "DJANGO_SETTINGS_MODULE" && strings.Contains(strings.ToLower(v), "prod"):
+			return kv
+		case (strings.HasSuffix(k, "_URL") || strings.HasSuffix(k, "_DSN") || strings.HasSuffix(k, "_URI")) && prodURL(v):
+			return kv
+		}
+	}
+	for i, a := range args {
+		name, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") {
+			// rake db:migrate RAILS_ENV=production, alembic -x env=production
+			if prodURL(a) || eq && (prodEnvNames[strings.ToUpper(name)]) && prodWord(val) {
+				return a
+			}
+			continue
+		}
+		if !eq && i+1 < len(args) {
+			val = args[i+1]
+		}
+		switch name {
+		case "e", "env", "environment", "stage", "profile", "context":
+			if prodWord(val) {
+				return a + " " + val
+			}
+		case "settings":
+			if strings.Contains(strings.ToLower(val), "prod") {
+				return a + " " + val
+			}
+		case "url", "database-url", "db-url", "database", "dsn", "connection", "schema":
+			if prodURL(val) {
+				return a + " " + val
+			}
+		}
+	}
+	return ""
+}
+
+// prodURL matches a database URL whose host or database name says prod.
+func prodURL(v string) bool {
+	_, rest, ok := strings.Cut(v, "://")
+	if !ok {
+		return false
+	}
+	if k := strings.LastIndexByte(rest, '@'); k >= 0 {
+		rest = rest[k+1:]
+	}
+	if k := strings.IndexAny(rest, "?#"); k >= 0 {
+		rest = rest[:k]
+	}
+	for _, part := range strings.FieldsFunc(strings.ToLower(rest), func(r rune) bool { return r == '.' || r == '/' || r == ':' || r == '-' || r == '_' }) {
+		if part == "prod" || part == "production" || part == "live" || part == "prd" {
+			return true
+		}
+	}
+	return false
+}
+
+// DeploysMigrations reports a migration tool's deployment command, which
+// applies migrations to whatever database it is configured for (prisma
+// migrate deploy|resolve, flyway migrate|clean|repair, liquibase
+// update|drop-all, atlas schema|migrate apply).
+func DeploysMigrations(name string, args []string) bool {
+	toks := append([]string{baseOf(name)}, Operands(args)...)
+	for i := 0; i+1 < len(toks); i++ {
+		t, n := toks[i], toks[i+1]
+		switch {
+		case t == "prisma" && n == "migrate" && i+2 < len(toks) && (toks[i+2] == "deploy" || toks[i+2] == "resolve"):
+			return true
+		case t == "flyway" && (n == "migrate" || n == "clean" || n == "repair"):
+			return true
+		case t == "liquibase" && (n == "update" || n == "drop-all" || n == "dropAll" || n == "rollback"):
+			return true
+		case t == "atlas" && (n == "schema" || n == "migrate") && i+2 < len(toks) && toks[i+2] == "apply":
+			return true
+		}
+	}
+	return false
+}
+
+// PackageRun returns the tool a package runner runs and its arguments (npx
+// cdk deploy, bunx prisma, pnpm exec|dlx X, yarn dlx|exec X, npm exec -- X),
+// else name and args unchanged.
+func PackageRun(name string, args []string) (string, []string) {
+	rest := args
+	switch name {
+	case "npx", "bunx", "pnpx":
+	case "pnpm", "yarn", "npm":
+		if len(args) == 0 || args[0] != "exec" && args[0] != "dlx" && args[0] != "x" {
+			return name, args
+		}
+		rest = args[1:]
+	default:
+		return name, args
+	}
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			continue
+		case a == "-p" || a == "--package" || a == "-c" || a == "--call":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			tool, _, _ := strings.Cut(a, "@")
+			if strings.HasPrefix(a, "@") { // @aws-cdk/cli@2
+				tool = a
+				if k := strings.LastIndexByte(a, '@'); k > 0 {
+					tool = a[:k]
+				}
+			}
+			return baseOf(tool), rest[i+1:]
+		}
+	}
+	return name, args
+}
