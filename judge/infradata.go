@@ -78,11 +78,11 @@ var _ = onExec(func(j *judge, x execution) {
 	switch {
 	case programs.AppliesUnreviewed(tool, targs, envOf(e)):
 		j.add(RuleInfraApplyUnreviewed, x.detail)
-	case programs.DeletesVolumes(e.Name, args) && !dryRun(args):
+	case programs.DeletesVolumes(e.Name, args) && !programs.DryRun(args):
 		j.add(RuleDataVolumeDelete, x.detail)
-	case programs.DeletesAllInCluster(e.Name, args) && !dryRun(args):
+	case programs.DeletesAllInCluster(e.Name, args) && !programs.DryRun(args):
 		j.add(RuleInfraKubeDeleteAll, x.detail)
-	case programs.WipesStorage(e.Name, args) && !dryRun(args):
+	case programs.WipesStorage(e.Name, args) && !programs.DryRun(args):
 		j.add(RuleInfraStorageWipe, x.detail)
 	case p.Is(programs.Database) || p != nil && p.Kind.Any(programs.NonReader|programs.Reader|programs.Lister|programs.Downloader):
 		// a database client's SQL is DATA-SQL-DESTRUCTIVE's; readers and
