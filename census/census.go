@@ -64,6 +64,10 @@ type Options struct {
 	Analyse BashAnalyser
 	// Register is the operator's register; nil when there is none.
 	Register RegisterSource
+	// Open is the same register opened, when it is a file: the join of
+	// flags to outcomes then runs in SQLite (outcome.SummarizeRegister),
+	// in memory that does not grow with the register.
+	Open *register.Register
 	// RuleClass maps a sentinel rule id to its class (judge.ClassOf).
 	RuleClass func(ruleID string) string
 	// CI is a JSON Lines file of CI gate runs (see ReadCI); "" when none.
@@ -244,7 +248,13 @@ func (t *tally) countOutcomes(r *Report) error {
 	ans := t.answers
 	ans.Files = t.files
 	ans.Structured = r.Sources.StructuredResults
-	sum, err := outcome.Summarize(t.o.Register, ans, t.o.Since, t.o.Until)
+	var sum *outcome.Summary
+	var err error
+	if t.o.Open != nil {
+		sum, err = outcome.SummarizeRegister(t.o.Open, ans, t.o.Since, t.o.Until)
+	} else {
+		sum, err = outcome.Summarize(t.o.Register, ans, t.o.Since, t.o.Until)
+	}
 	if err != nil {
 		return err
 	}

@@ -131,12 +131,9 @@ func JoinWith(each func(func(register.Entry) error) error, answers *Answers, o O
 			}
 			j := &joined{idx: -1, decision: e.Decision}
 			if !o.NoResults && (o.All || e.Decision != "allow") {
-				rules := e.Rules
-				if rules == nil {
-					rules = []string{}
-				}
+				// A copy, never nil: no rules is [] in JSON, not null.
 				results = append(results, Result{Seq: e.Seq, Time: e.Time, Tool: e.Tool, ToolUseID: e.ToolUseID,
-					Decision: e.Decision, Attended: e.Attended, Rules: append([]string(nil), rules...)})
+					Decision: e.Decision, Attended: e.Attended, Rules: append([]string{}, e.Rules...)})
 				j.idx = len(results) - 1
 			}
 			if e.ToolUseID == "" {
@@ -326,4 +323,83 @@ func Summarize(each func(func(register.Entry) error) error, answers *Answers, si
 	}
 	sum.Decisions = sum.Asks.Presented + sum.Asks.Unanswered + sum.Denies.Held + sum.Denies.Breached
 	return sum, nil
+}
+
+// JoinRegister is JoinWith done by SQLite over an open register
+// (register.JoinOutcomes, register.OutcomeCounts): the same Results and
+// Summary, but each Result goes to fn, in sequence order, as soon as it is
+// known, and nothing is held between them, so that memory does not grow
+// with the register. fn must not keep the Result's address.
+func JoinRegister(r *register.Register, answers *Answers, o Options, fn func(*Result) error) (*Summary, error) {
+	sum := &Summary{}
+	w := register.TimeWindow{Since: o.Since, Until: o.Until}
+	err := r.JoinOutcomes(w, func(j *register.Joined) error {
+		status, reason := classifyRow(j, answers)
+		sum.add(status)
+		if o.NoResults || (!o.All && j.Decision == "allow") {
+			return nil
+		}
+		if answers == nil && status == Unknown && j.ToolUseID != "" {
+			reason = "no outcome entry, and no transcripts were read"
+		}
+		res := Result{Seq: j.Seq, Time: j.Time, Tool: j.Tool, ToolUseID: j.ToolUseID, Decision: j.Decision,
+			Attended: j.Attended, Rules: j.Rules, Status: status, Reason: reason, OutcomeSeq: j.OutcomeSeq, Failed: j.Failed}
+		return fn(&res)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := outcomeCounts(r, w, sum, true); err != nil {
+		return nil, err
+	}
+	sum.fromAnswers(answers)
+	sum.Decisions = sum.Asks.Presented + sum.Asks.Unanswered + sum.Denies.Held + sum.Denies.Breached + sum.Allows.Ran + sum.Allows.NotRun
+	return sum, nil
+}
+
+// SummarizeRegister is Summarize done by SQLite over an open register
+// (register.JoinFlagOutcomes): the same Summary in constant memory.
+func SummarizeRegister(r *register.Register, answers *Answers, since, until time.Time) (*Summary, error) {
+	sum := &Summary{}
+	w := register.TimeWindow{Since: since, Until: until}
+	err := r.JoinFlagOutcomes(w, func(j *register.Joined) error {
+		status, _ := classifyRow(j, answers)
+		sum.add(status)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := outcomeCounts(r, w, sum, false); err != nil {
+		return nil, err
+	}
+	sum.fromAnswers(answers)
+	sum.Decisions = sum.Asks.Presented + sum.Asks.Unanswered + sum.Denies.Held + sum.Denies.Breached
+	return sum, nil
+}
+
+func classifyRow(j *register.Joined, answers *Answers) (status, reason string) {
+	if j.ToolUseID == "" {
+		return Classify(j.Decision, false, false, "")
+	}
+	return Classify(j.Decision, true, j.OutcomeSeq != 0, answers.Of(j.ToolUseID))
+}
+
+func outcomeCounts(r *register.Register, w register.TimeWindow, sum *Summary, orphans bool) error {
+	total, failed, orph, err := r.OutcomeCounts(w)
+	if err != nil {
+		return err
+	}
+	sum.OutcomeEntries, sum.FailedEntries = int(total), int(failed)
+	if orphans {
+		sum.Orphans = int(orph)
+	}
+	return nil
+}
+
+func (s *Summary) fromAnswers(a *Answers) {
+	if a != nil {
+		s.TranscriptsRead = a.Files
+		s.Structured = a.Structured
+	}
 }

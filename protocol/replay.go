@@ -3,6 +3,7 @@ package protocol
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
@@ -100,34 +101,54 @@ func (r *ReplayReport) GateFailures() []KeepResult {
 	return out
 }
 
-type replayed struct {
-	seq         int64
-	before      string
-	after       string
-	toolUseID   string
-	rulesBefore []string
-	rulesAfter  []string
-	tool        string
-	attended    bool
+// Source is what Replay reads.
+type Source struct {
+	// Each streams every entry in sequence order (a register or a bundle);
+	// Replay may call it more than once.
+	Each func(func(register.Entry) error) error
+	// Index, when set, is the register Each streams: grades and whether a
+	// call ran are then read through its indexes, not by more passes.
+	Index *register.Register
 }
 
-// Replay re-decides every decision entry of the register (streamed by each,
-// in sequence order) with decide, and checks the must-keep list. Grades and
-// outcome entries are not re-decided: grades say which flags mattered,
-// outcomes say what happened the first time.
+// Replay re-decides every decision entry streamed by each; see ReplayFrom.
 func Replay(each func(func(register.Entry) error) error, decide Decider, mustKeep []MustKeep) (*ReplayReport, error) {
+	return ReplayFrom(Source{Each: each}, decide, mustKeep)
+}
+
+// ReplayFrom re-decides every decision entry of the source, in sequence
+// order, with decide, and checks the must-keep list. Grades and outcome
+// entries are not re-decided: grades say which flags mattered, outcomes
+// say what happened the first time.
+//
+// Memory does not grow with the register: the latest grade per graded
+// entry is read first (a small map), each flag is counted as it is
+// re-decided, and only the changes (the report's list) are kept; whether a
+// changed call ran is asked of the tool_use_id index, or, for a bundle,
+// found by one more pass that looks only for the changed calls' ids.
+func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep) (*ReplayReport, error) {
 	rep := &ReplayReport{ByDirection: map[string]int{}, ByRule: map[string]RuleDelta{},
 		GradedTrueLost: []int64{}, GradedFalseRemoved: []int64{}, Changes: []Change{}, MustKeep: []KeepResult{}}
 	keep := map[int64]*KeepResult{}
 	for _, m := range mustKeep {
 		keep[m.Seq] = &KeepResult{MustKeep: m, Status: KeepMissing}
 	}
-	// Only flags (before or after) and changed entries are kept in memory:
-	// a million allows that stay allows cost nothing here.
-	var kept []replayed
-	grades := map[int64]string{}
-	ran := map[string]bool{}
-	err := each(func(e register.Entry) error {
+	grades, err := latestGrades(src)
+	if err != nil {
+		return nil, err
+	}
+	var ran func(string) (bool, error)
+	if src.Index != nil {
+		lookup, done, err := src.Index.RanLookup()
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		ran = lookup
+	}
+	var scB, scA [2]int           // true, false
+	pending := map[string][]int{} // tool_use_id -> changes whose first time waits for a later pass
+	err = src.Each(func(e register.Entry) error {
 		k := keep[e.Seq]
 		if e.Kind == "" && e.Commitment == "" {
 			// Withheld in a bundle (hash only): nothing to re-decide.
@@ -144,16 +165,7 @@ func Replay(each func(func(register.Entry) error) error, decide Decider, mustKee
 		if k != nil && !isJudged(e) {
 			k.Status = KeepNotADecision
 		}
-		switch {
-		case e.Kind == register.KindGrade:
-			grades[e.Ref] = e.Label
-			return nil
-		case e.Kind == register.KindOutcome:
-			if e.ToolUseID != "" {
-				ran[e.ToolUseID] = true
-			}
-			return nil
-		case !isJudged(e):
+		if !isJudged(e) {
 			return nil
 		}
 		rep.Decisions++
@@ -182,19 +194,8 @@ func Replay(each func(func(register.Entry) error) error, decide Decider, mustKee
 				k.Status = KeepKept
 			}
 		}
-		if e.Decision != d.Decision || isFlagDecision(e.Decision) || isFlagDecision(d.Decision) {
-			kept = append(kept, replayed{seq: e.Seq, before: e.Decision, after: d.Decision, toolUseID: e.ToolUseID,
-				rulesBefore: e.Rules, rulesAfter: d.Rules, tool: e.Tool, attended: e.Attended})
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	var scB, scA [2]int // true, false
-	for _, r := range kept {
-		g := grades[r.seq]
-		fb, fa := isFlagDecision(r.before), isFlagDecision(r.after)
+		g := grades[e.Seq]
+		fb, fa := isFlagDecision(e.Decision), isFlagDecision(d.Decision)
 		if fb {
 			rep.FlagsBefore++
 			countGrade(&scB, g)
@@ -207,33 +208,66 @@ func Replay(each func(func(register.Entry) error) error, decide Decider, mustKee
 		case fb && !fa:
 			rep.FlagsLost++
 			if g == GradeTrue {
-				rep.GradedTrueLost = append(rep.GradedTrueLost, r.seq)
+				rep.GradedTrueLost = append(rep.GradedTrueLost, e.Seq)
 			}
 			if g == GradeFalse {
-				rep.GradedFalseRemoved = append(rep.GradedFalseRemoved, r.seq)
+				rep.GradedFalseRemoved = append(rep.GradedFalseRemoved, e.Seq)
 			}
 		case !fb && fa:
 			rep.FlagsGained++
 		}
-		if r.before == r.after {
-			continue
+		if e.Decision == d.Decision {
+			return nil
 		}
 		rep.Changed++
-		rep.ByDirection[r.before+"->"+r.after]++
-		for _, id := range minus(r.rulesBefore, r.rulesAfter) {
-			d := rep.ByRule[id]
-			d.Lost++
-			rep.ByRule[id] = d
+		rep.ByDirection[e.Decision+"->"+d.Decision]++
+		for _, id := range minus(e.Rules, d.Rules) {
+			rd := rep.ByRule[id]
+			rd.Lost++
+			rep.ByRule[id] = rd
 		}
-		for _, id := range minus(r.rulesAfter, r.rulesBefore) {
-			d := rep.ByRule[id]
-			d.Gained++
-			rep.ByRule[id] = d
+		for _, id := range minus(d.Rules, e.Rules) {
+			rd := rep.ByRule[id]
+			rd.Gained++
+			rep.ByRule[id] = rd
 		}
-		first, _ := outcome.Classify(r.before, r.toolUseID != "", ran[r.toolUseID], outcome.AnswerNone)
-		rep.Changes = append(rep.Changes, Change{Seq: r.seq, Tool: r.tool, Attended: r.attended,
-			Before: r.before, After: r.after, RulesBefore: nonNil(r.rulesBefore), RulesAfter: nonNil(r.rulesAfter),
-			Grade: g, FirstTime: first})
+		// Copies: a streamed entry's strings share its row's memory.
+		ch := Change{Seq: e.Seq, Tool: strings.Clone(e.Tool), Attended: e.Attended, Before: e.Decision, After: d.Decision,
+			RulesBefore: cloneRules(e.Rules), RulesAfter: nonNil(d.Rules), Grade: g}
+		didRun := false
+		switch {
+		case e.ToolUseID == "":
+		case ran != nil:
+			if didRun, err = ran(e.ToolUseID); err != nil {
+				return err
+			}
+		default:
+			id := strings.Clone(e.ToolUseID)
+			pending[id] = append(pending[id], len(rep.Changes))
+		}
+		ch.FirstTime, _ = outcome.Classify(e.Decision, e.ToolUseID != "", didRun, outcome.AnswerNone)
+		rep.Changes = append(rep.Changes, ch)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(pending) > 0 {
+		// The bundle's outcome entries, wherever they are, for the changed calls only.
+		err = src.Each(func(e register.Entry) error {
+			if e.Kind != register.KindOutcome || e.ToolUseID == "" {
+				return nil
+			}
+			for _, i := range pending[e.ToolUseID] {
+				c := &rep.Changes[i]
+				c.FirstTime, _ = outcome.Classify(c.Before, true, true, outcome.AnswerNone)
+			}
+			delete(pending, e.ToolUseID)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	rep.SelfConcordanceBefore = ratio(scB)
 	rep.SelfConcordanceAfter = ratio(scA)
@@ -247,6 +281,35 @@ func Replay(each func(func(register.Entry) error) error, decide Decider, mustKee
 	}
 	sort.Slice(rep.MustKeep, func(i, j int) bool { return rep.MustKeep[i].Seq < rep.MustKeep[j].Seq })
 	return rep, nil
+}
+
+// latestGrades is the latest grade of every graded entry, read before the
+// replay (a grade comes after the flag it grades): from the register's
+// kind index, or by a pass over the stream.
+func latestGrades(src Source) (map[int64]string, error) {
+	grades := map[int64]string{}
+	if src.Index != nil {
+		err := src.Index.EachGrade(func(ref int64, label string) error {
+			grades[ref] = label
+			return nil
+		})
+		return grades, err
+	}
+	err := src.Each(func(e register.Entry) error {
+		if e.Kind == register.KindGrade {
+			grades[e.Ref] = strings.Clone(e.Label)
+		}
+		return nil
+	})
+	return grades, err
+}
+
+func cloneRules(rules []string) []string {
+	out := make([]string, len(rules))
+	for i, r := range rules {
+		out[i] = strings.Clone(r)
+	}
+	return out
 }
 
 func isFlagDecision(d string) bool { return d == "deny" || d == "ask" }

@@ -136,7 +136,7 @@ key for --seal.`,
 					return fail(exitError, "%v", err)
 				default:
 					defer reg.Close()
-					o.Register = outcome.Entries(reg)
+					o.Register, o.Open = outcome.Entries(reg), reg
 					o.Verify = censusVerify(reg)
 				}
 			}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -67,26 +69,12 @@ transcripts could not be read, 5 no register.`,
 					return fail(exitError, "%v", err)
 				}
 			}
-			shown, sum, err := outcome.JoinWith(outcome.Entries(r), answers, outcome.Options{All: all})
+			w := cmd.OutOrStdout()
+			brs, err := streamOutcomes(w, r, answers, all, asJSON, transcripts)
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
-			cells := sum.Cells()
-			w := cmd.OutOrStdout()
-			if asJSON {
-				if err := protoJSON(w, map[string]any{"outcomes": shown, "summary": cells, "counts": sum, "transcripts": transcripts}); err != nil {
-					return err
-				}
-			} else {
-				printOutcomes(w, shown, sum, &cells, transcripts)
-			}
-			if sum.Denies.Breached > 0 {
-				var brs []outcome.Breach
-				for _, res := range shown {
-					if res.Status == outcome.Breached {
-						brs = append(brs, outcome.Breach{Seq: res.Seq, Tool: res.Tool, Rules: res.Rules, OutcomeSeq: res.OutcomeSeq})
-					}
-				}
+			if len(brs) > 0 {
 				return failCode("breach", "%s", breachMessage(brs))
 			}
 			return nil
@@ -98,17 +86,79 @@ transcripts could not be read, 5 no register.`,
 	return cmd
 }
 
-func printOutcomes(w io.Writer, results []outcome.Result, sum *outcome.Summary, c *outcome.Cells, dir string) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SEQ\tDECISION\tTOOL\tRULES\tOUTCOME\tWHY")
-	for _, r := range results {
-		st := r.Status
+// streamOutcomes joins the register in SQLite (outcome.JoinRegister) and
+// prints each result as it comes, so that memory stays flat however many
+// decisions are listed: the JSON array is written element by element (the
+// "outcomes" key first, then the summary, counts and transcripts, which are
+// known only at the end), the table is aligned per block of rows. It
+// returns the breaches, which make the exit code.
+func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers, all, asJSON bool, dir string) ([]outcome.Breach, error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var brs []outcome.Breach
+	var tw *tabwriter.Writer
+	n := 0
+	sep := "{\n  \"outcomes\": [\n    "
+	if !asJSON {
+		tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "SEQ\tDECISION\tTOOL\tRULES\tOUTCOME\tWHY")
+	}
+	sum, err := outcome.JoinRegister(r, answers, outcome.Options{All: all}, func(res *outcome.Result) error {
+		if res.Status == outcome.Breached {
+			brs = append(brs, outcome.Breach{Seq: res.Seq, Time: res.Time, Tool: res.Tool, ToolUseID: res.ToolUseID, Rules: res.Rules, OutcomeSeq: res.OutcomeSeq})
+		}
+		if asJSON {
+			b, err := json.MarshalIndent(res, "    ", "  ")
+			if err != nil {
+				return err
+			}
+			bw.WriteString(sep)
+			bw.Write(b)
+			sep = ",\n    "
+			return nil
+		}
+		st := res.Status
 		if st == outcome.Breached {
 			st = "BREACHED"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.Seq, r.Decision, r.Tool, strings.Join(r.Rules, ","), st, r.Reason)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", res.Seq, res.Decision, res.Tool, strings.Join(res.Rules, ","), st, res.Reason)
+		if n++; n%logBlock == 0 {
+			return tw.Flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	tw.Flush()
+	cells := sum.Cells()
+	if asJSON {
+		if sep == "{\n  \"outcomes\": [\n    " {
+			bw.WriteString("{\n  \"outcomes\": [],\n")
+		} else {
+			bw.WriteString("\n  ],\n")
+		}
+		for i, kv := range []struct {
+			k string
+			v any
+		}{{"summary", cells}, {"counts", sum}, {"transcripts", dir}} {
+			b, err := json.MarshalIndent(kv.v, "  ", "  ")
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(bw, "  %q: %s", kv.k, b)
+			if i < 2 {
+				bw.WriteString(",")
+			}
+			bw.WriteString("\n")
+		}
+		bw.WriteString("}\n")
+	} else {
+		tw.Flush()
+		printOutcomeCells(bw, sum, &cells, dir)
+	}
+	return brs, bw.Flush()
+}
+
+func printOutcomeCells(w io.Writer, sum *outcome.Summary, c *outcome.Cells, dir string) {
 	a := c.Asks
 	fmt.Fprintf(w, "\nasks %s: presented %s (approved %s, declined %s, unknown %s), nobody to answer %s\n",
 		nullCell(a.Total), nullCell(a.Presented), nullCell(a.Approved), nullCell(a.Declined), nullCell(a.Unknown), nullCell(a.Unanswered))
