@@ -113,7 +113,7 @@ type Source struct {
 
 // Replay re-decides every decision entry streamed by each; see ReplayFrom.
 func Replay(each func(func(register.Entry) error) error, decide Decider, mustKeep []MustKeep) (*ReplayReport, error) {
-	return ReplayFrom(Source{Each: each}, decide, mustKeep)
+	return ReplayFrom(Source{Each: each}, decide, mustKeep, nil)
 }
 
 // ReplayFrom re-decides every decision entry of the source, in sequence
@@ -126,7 +126,11 @@ func Replay(each func(func(register.Entry) error) error, decide Decider, mustKee
 // re-decided, and only the changes (the report's list) are kept; whether a
 // changed call ran is asked of the tool_use_id index, or, for a bundle,
 // found by one more pass that looks only for the changed calls' ids.
-func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep) (*ReplayReport, error) {
+//
+// With emit, the changes go to emit in sequence order instead of into the
+// report's Changes (empty then), so that not even they are held: at once
+// with an Index, after the last pass without one.
+func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep, emit func(*Change) error) (*ReplayReport, error) {
 	rep := &ReplayReport{ByDirection: map[string]int{}, ByRule: map[string]RuleDelta{},
 		GradedTrueLost: []int64{}, GradedFalseRemoved: []int64{}, Changes: []Change{}, MustKeep: []KeepResult{}}
 	keep := map[int64]*KeepResult{}
@@ -232,7 +236,7 @@ func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep) (*ReplayReport,
 			rep.ByRule[id] = rd
 		}
 		// Copies: a streamed entry's strings share its row's memory.
-		ch := Change{Seq: e.Seq, Tool: strings.Clone(e.Tool), Attended: e.Attended, Before: e.Decision, After: d.Decision,
+		ch := Change{Seq: e.Seq, Tool: strings.Clone(e.Tool), Attended: e.Attended, Before: decisionName(e.Decision), After: d.Decision,
 			RulesBefore: cloneRules(e.Rules), RulesAfter: nonNil(d.Rules), Grade: g}
 		didRun := false
 		switch {
@@ -246,6 +250,9 @@ func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep) (*ReplayReport,
 			pending[id] = append(pending[id], len(rep.Changes))
 		}
 		ch.FirstTime, _ = outcome.Classify(e.Decision, e.ToolUseID != "", didRun, outcome.AnswerNone)
+		if emit != nil && ran != nil {
+			return emit(&ch)
+		}
 		rep.Changes = append(rep.Changes, ch)
 		return nil
 	})
@@ -268,6 +275,14 @@ func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep) (*ReplayReport,
 		if err != nil {
 			return nil, err
 		}
+	}
+	if emit != nil && ran == nil {
+		for i := range rep.Changes {
+			if err := emit(&rep.Changes[i]); err != nil {
+				return nil, err
+			}
+		}
+		rep.Changes = []Change{}
 	}
 	rep.SelfConcordanceBefore = ratio(scB)
 	rep.SelfConcordanceAfter = ratio(scA)
@@ -302,6 +317,19 @@ func latestGrades(src Source) (map[int64]string, error) {
 		return nil
 	})
 	return grades, err
+}
+
+// decisionName is d without the streamed row's memory behind it.
+func decisionName(d string) string {
+	switch d {
+	case "allow":
+		return "allow"
+	case "ask":
+		return "ask"
+	case "deny":
+		return "deny"
+	}
+	return strings.Clone(d)
 }
 
 func cloneRules(rules []string) []string {

@@ -95,12 +95,24 @@ func TestReplayStreamSameAsBefore(t *testing.T) {
 		t.Fatalf("first times %v", seen)
 	}
 	for name, src := range map[string]Source{"index": {Each: outcome.Entries(r), Index: r}, "passes": {Each: outcome.Entries(r)}} {
-		got, err := ReplayFrom(src, decide, mk)
+		got, err := ReplayFrom(src, decide, mk, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the report differs\n got %+v\nwant %+v", name, got, want)
+		}
+		emitted := []Change{}
+		got, err = ReplayFrom(src, decide, mk, func(c *Change) error { emitted = append(emitted, *c); return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Changes) != 0 || !reflect.DeepEqual(emitted, want.Changes) {
+			t.Errorf("%s: emitted changes differ (%d kept, %d emitted, want %d)", name, len(got.Changes), len(emitted), len(want.Changes))
+		}
+		got.Changes = want.Changes
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s, emitting: the report differs", name)
 		}
 	}
 }

@@ -68,7 +68,7 @@ read; 5 no register.`,
 				return err
 			}
 			defer reg.Close()
-			rep, err := protocol.Replay(outcome.Entries(reg), protocol.HookDecider(cfg, replayEnv()), mk)
+			rep, err := protocol.ReplayFrom(protocol.Source{Each: outcome.Entries(reg), Index: reg}, protocol.HookDecider(cfg, replayEnv()), mk, nil)
 			if err != nil {
 				return fail(exitError, "replay: %v", err)
 			}

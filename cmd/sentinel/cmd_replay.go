@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -74,12 +77,17 @@ bundle, configuration or must-keep file, 5 no register.`,
 			if err != nil {
 				return err
 			}
-			each, source, closeFn, err := replaySource(bundlePath)
+			src, source, closeFn, err := replaySource(bundlePath)
 			if err != nil {
 				return err
 			}
 			defer closeFn()
-			rep, err := protocol.Replay(each, protocol.HookDecider(cfg, replayEnv()), mk)
+			spill, err := newChangeSpill(asJSON)
+			if err != nil {
+				return fail(exitError, "replay: %v", err)
+			}
+			defer spill.close()
+			rep, err := protocol.ReplayFrom(src, protocol.HookDecider(cfg, replayEnv()), mk, spill.add)
 			if err != nil {
 				return fail(exitError, "replay: %v", err)
 			}
@@ -87,10 +95,11 @@ bundle, configuration or must-keep file, 5 no register.`,
 				CatalogHash: judge.CatalogHashFor(cfg), Config: cfgName, ReplayReport: rep}
 			w := cmd.OutOrStdout()
 			if asJSON {
-				if err := protoJSON(w, out); err != nil {
-					return err
+				if err := spill.writeJSON(w, &out); err != nil {
+					return fail(exitError, "replay: %v", err)
 				}
 			} else {
+				rep.Changes = spill.first
 				printReplay(w, &out)
 			}
 			if fails := rep.GateFailures(); len(fails) > 0 {
@@ -146,16 +155,17 @@ func replayEnv() judge.Env {
 	return toolcall.NewEnviron(os.Getenv).JudgeEnv("", nil, false)
 }
 
-// replaySource streams the local register, or a bundle.
-func replaySource(bundlePath string) (func(func(register.Entry) error) error, string, func(), error) {
+// replaySource streams the local register (with its indexes), or a bundle.
+func replaySource(bundlePath string) (protocol.Source, string, func(), error) {
 	if bundlePath != "" {
-		return replayBundle(bundlePath)
+		each, name, closeFn, err := replayBundle(bundlePath)
+		return protocol.Source{Each: each}, name, closeFn, err
 	}
 	r, err := protoOpenRegister(true)
 	if err != nil {
-		return nil, "", nil, err
+		return protocol.Source{}, "", nil, err
 	}
-	return outcome.Entries(r), r.Path(), func() { r.Close() }, nil
+	return protocol.Source{Each: outcome.Entries(r), Index: r}, r.Path(), func() { r.Close() }, nil
 }
 
 func keepMessage(k protocol.KeepResult) string {
@@ -196,10 +206,8 @@ func printReplay(w io.Writer, o *replayOutput) {
 			fmt.Fprintf(w, "  %-28s -%d +%d\n", k, r.ByRule[k].Lost, r.ByRule[k].Gained)
 		}
 	}
-	const maxListed = 20
 	for i, c := range r.Changes {
 		if i == maxListed {
-			fmt.Fprintf(w, "  ... %d more (--json lists all)\n", len(r.Changes)-maxListed)
 			break
 		}
 		grade := ""
@@ -208,6 +216,9 @@ func printReplay(w io.Writer, o *replayOutput) {
 		}
 		fmt.Fprintf(w, "  entry %d %s: %s -> %s [%s -> %s], first time %s%s\n", c.Seq, c.Tool, c.Before, c.After,
 			strings.Join(c.RulesBefore, ","), strings.Join(c.RulesAfter, ","), c.FirstTime, grade)
+	}
+	if r.Changed > maxListed {
+		fmt.Fprintf(w, "  ... %d more (--json lists all)\n", r.Changed-maxListed)
 	}
 	fmt.Fprintf(w, "flags: %d before, %d after (gained %d, lost %d)\n", r.FlagsBefore, r.FlagsAfter, r.FlagsGained, r.FlagsLost)
 	fmt.Fprintf(w, "graded true flags lost: %d%s\n", len(r.GradedTrueLost), replaySeqs(r.GradedTrueLost))
@@ -302,4 +313,87 @@ func replayBundle(path string) (func(func(register.Entry) error) error, string, 
 		return b.Each(func(e *register.Entry) error { return fn(*e) })
 	}
 	return each, "bundle " + path, func() {}, nil
+}
+
+// maxListed is how many changes the table lists.
+const maxListed = 20
+
+// changeSpill takes the changes a replay emits, so that they are never all
+// in memory: the table keeps the first maxListed; --json writes each to a
+// temporary file, copied into the report's "changes" at the end (the
+// counts that come before it in the JSON are known only then).
+type changeSpill struct {
+	first []protocol.Change
+	f     *os.File
+	bw    *bufio.Writer
+	n     int
+}
+
+func newChangeSpill(asJSON bool) (*changeSpill, error) {
+	s := &changeSpill{first: []protocol.Change{}}
+	if asJSON {
+		f, err := os.CreateTemp("", "sentinel-replay-*.json")
+		if err != nil {
+			return nil, err
+		}
+		s.f, s.bw = f, bufio.NewWriterSize(f, 64<<10)
+	}
+	return s, nil
+}
+
+func (s *changeSpill) add(c *protocol.Change) error {
+	s.n++
+	if s.f == nil {
+		if len(s.first) < maxListed {
+			s.first = append(s.first, *c)
+		}
+		return nil
+	}
+	b, err := json.MarshalIndent(c, "    ", "  ")
+	if err != nil {
+		return err
+	}
+	if s.n > 1 {
+		s.bw.WriteString(",\n    ")
+	}
+	_, err = s.bw.Write(b)
+	return err
+}
+
+// writeJSON writes out as protoJSON would with every change in it.
+func (s *changeSpill) writeJSON(w io.Writer, out *replayOutput) error {
+	out.Changes = []protocol.Change{}
+	var head bytes.Buffer
+	if err := protoJSON(&head, out); err != nil {
+		return err
+	}
+	const tail = "\"changes\": []\n}\n"
+	if !bytes.HasSuffix(head.Bytes(), []byte(tail)) {
+		return errors.New("the report does not end with its changes")
+	}
+	if s.n == 0 {
+		_, err := w.Write(head.Bytes())
+		return err
+	}
+	if err := s.bw.Flush(); err != nil {
+		return err
+	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(head.Bytes()[:head.Len()-len("[]\n}\n")])
+	bw.WriteString("[\n    ")
+	if _, err := io.Copy(bw, s.f); err != nil {
+		return err
+	}
+	bw.WriteString("\n  ]\n}\n")
+	return bw.Flush()
+}
+
+func (s *changeSpill) close() {
+	if s.f != nil {
+		s.f.Close()
+		os.Remove(s.f.Name())
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sentinel-guard/sentinel/outcome"
+	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
 )
 
@@ -66,6 +67,60 @@ func TestStreamOutcomesJSON(t *testing.T) {
 			}
 			if (sum.Denies.Breached > 0) != (len(brs) > 0) || len(brs) != sum.Denies.Breached {
 				t.Errorf("n=%d: %d breaches returned, %d counted", n, len(brs), sum.Denies.Breached)
+			}
+		}
+	}
+}
+
+// TestReplaySpillJSON: `replay --json` with the changes spilled to a file
+// is byte for byte the report marshalled whole, and the table keeps only
+// the first maxListed changes.
+func TestReplaySpillJSON(t *testing.T) {
+	for _, n := range []int{0, 10, 700} {
+		r, err := register.Open(filepath.Join(t.TempDir(), "register.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		err = register.BulkLoad(r, n, func(i int) *register.Entry {
+			return &register.Entry{Kind: register.KindDecision, Time: time.Unix(int64(i), 0), Tool: "Bash", ToolUseID: fmt.Sprintf("t%d", i),
+				Decision: []string{"allow", "ask", "deny"}[i%3], Rules: []string{}, Input: []byte(fmt.Sprintf(`{"command":"c%d"}`, i%5))}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		decide := func(e register.Entry) (protocol.Redecision, error) {
+			return protocol.Redecision{Decision: []string{"allow", "deny", "ask", "allow", "ask"}[e.Input[13]-'0'], Rules: []string{"<R&>"}}, nil
+		}
+		src := protocol.Source{Each: outcome.Entries(r), Index: r}
+		whole, err := protocol.ReplayFrom(src, decide, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		protoJSON(&want, &replayOutput{Source: "s", ReplayReport: whole})
+		for _, asJSON := range []bool{true, false} {
+			spill, err := newChangeSpill(asJSON)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := protocol.ReplayFrom(src, decide, nil, spill.add)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !asJSON {
+				if want := min(maxListed, len(whole.Changes)); len(spill.first) != want || !reflect.DeepEqual(spill.first, whole.Changes[:want]) {
+					t.Errorf("n=%d: the table keeps %d changes, want the first %d", n, len(spill.first), want)
+				}
+				continue
+			}
+			var got bytes.Buffer
+			if err := spill.writeJSON(&got, &replayOutput{Source: "s", ReplayReport: rep}); err != nil {
+				t.Fatal(err)
+			}
+			spill.close()
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("n=%d: spilled JSON differs\n got %s\nwant %s", n, got.String(), want.String())
 			}
 		}
 	}
