@@ -117,7 +117,7 @@ func streamLog(w io.Writer, reg *register.Register, f register.Filter, asJSON bo
 	}
 	defer done()
 	bw := bufio.NewWriterSize(w, 64<<10)
-	sep := "[\n  "
+	arr := jsonArray{w: bw}
 	err = reg.QueryEach(f, func(e *register.Entry) error {
 		le := entryJSON(e)
 		if (e.Kind == register.KindDecision || e.Kind == register.KindError) && e.Decision != "" {
@@ -131,24 +131,48 @@ func streamLog(w io.Writer, reg *register.Register, f register.Filter, asJSON bo
 			}
 			le.Outcome, _ = outcome.Classify(e.Decision, e.ToolUseID != "", didRun, outcome.AnswerNone)
 		}
-		b, err := json.MarshalIndent(le, "  ", "  ")
-		if err != nil {
-			return err
-		}
-		bw.WriteString(sep)
-		bw.Write(b)
-		sep = ",\n  "
-		return nil
+		return arr.add(le)
 	})
 	if err != nil {
 		return err
 	}
-	if sep == "[\n  " {
-		bw.WriteString("[]\n")
-	} else {
-		bw.WriteString("\n]\n")
-	}
+	arr.end()
+	bw.WriteString("\n")
 	return bw.Flush()
+}
+
+// jsonArray writes a JSON array element by element, indented as
+// protoJSON indents the whole value (indent is that of its brackets), so
+// that a long list is never all in memory.
+type jsonArray struct {
+	w      *bufio.Writer
+	indent string
+	n      int
+}
+
+func (a *jsonArray) add(v any) error {
+	b, err := json.MarshalIndent(v, a.indent+"  ", "  ")
+	if err != nil {
+		return err
+	}
+	if a.n == 0 {
+		a.w.WriteString("[\n")
+	} else {
+		a.w.WriteString(",\n")
+	}
+	a.n++
+	a.w.WriteString(a.indent + "  ")
+	_, err = a.w.Write(b)
+	return err
+}
+
+// end closes the array ("[]" when nothing was added).
+func (a *jsonArray) end() {
+	if a.n == 0 {
+		a.w.WriteString("[]")
+	} else {
+		a.w.WriteString("\n" + a.indent + "]")
+	}
 }
 
 // logBlock is how many rows of the table are aligned together.

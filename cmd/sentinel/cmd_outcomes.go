@@ -97,8 +97,10 @@ func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers,
 	var brs []outcome.Breach
 	var tw *tabwriter.Writer
 	n := 0
-	sep := "{\n  \"outcomes\": [\n    "
-	if !asJSON {
+	arr := jsonArray{w: bw, indent: "  "}
+	if asJSON {
+		bw.WriteString("{\n  \"outcomes\": ")
+	} else {
 		tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "SEQ\tDECISION\tTOOL\tRULES\tOUTCOME\tWHY")
 	}
@@ -107,14 +109,7 @@ func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers,
 			brs = append(brs, outcome.Breach{Seq: res.Seq, Time: res.Time, Tool: res.Tool, ToolUseID: res.ToolUseID, Rules: res.Rules, OutcomeSeq: res.OutcomeSeq})
 		}
 		if asJSON {
-			b, err := json.MarshalIndent(res, "    ", "  ")
-			if err != nil {
-				return err
-			}
-			bw.WriteString(sep)
-			bw.Write(b)
-			sep = ",\n    "
-			return nil
+			return arr.add(res)
 		}
 		st := res.Status
 		if st == outcome.Breached {
@@ -131,11 +126,8 @@ func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers,
 	}
 	cells := sum.Cells()
 	if asJSON {
-		if sep == "{\n  \"outcomes\": [\n    " {
-			bw.WriteString("{\n  \"outcomes\": [],\n")
-		} else {
-			bw.WriteString("\n  ],\n")
-		}
+		arr.end()
+		bw.WriteString(",\n")
 		for i, kv := range []struct {
 			k string
 			v any

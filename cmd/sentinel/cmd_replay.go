@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -326,6 +325,7 @@ type changeSpill struct {
 	first []protocol.Change
 	f     *os.File
 	bw    *bufio.Writer
+	arr   jsonArray
 	n     int
 }
 
@@ -337,6 +337,7 @@ func newChangeSpill(asJSON bool) (*changeSpill, error) {
 			return nil, err
 		}
 		s.f, s.bw = f, bufio.NewWriterSize(f, 64<<10)
+		s.arr = jsonArray{w: s.bw, indent: "  "}
 	}
 	return s, nil
 }
@@ -349,15 +350,7 @@ func (s *changeSpill) add(c *protocol.Change) error {
 		}
 		return nil
 	}
-	b, err := json.MarshalIndent(c, "    ", "  ")
-	if err != nil {
-		return err
-	}
-	if s.n > 1 {
-		s.bw.WriteString(",\n    ")
-	}
-	_, err = s.bw.Write(b)
-	return err
+	return s.arr.add(c)
 }
 
 // writeJSON writes out as protoJSON would with every change in it.
@@ -375,6 +368,7 @@ func (s *changeSpill) writeJSON(w io.Writer, out *replayOutput) error {
 		_, err := w.Write(head.Bytes())
 		return err
 	}
+	s.arr.end()
 	if err := s.bw.Flush(); err != nil {
 		return err
 	}
@@ -383,11 +377,10 @@ func (s *changeSpill) writeJSON(w io.Writer, out *replayOutput) error {
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.Write(head.Bytes()[:head.Len()-len("[]\n}\n")])
-	bw.WriteString("[\n    ")
 	if _, err := io.Copy(bw, s.f); err != nil {
 		return err
 	}
-	bw.WriteString("\n  ]\n}\n")
+	bw.WriteString("\n}\n")
 	return bw.Flush()
 }
 
