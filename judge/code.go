@@ -104,7 +104,11 @@ func procSubstCode(e *parse.Exec) ([]string, bool) {
 
 // runsCode judges code that is run but cannot be read; src are the
 // commands whose output becomes the code.
-func (j *judge) runsCode(src []string, detail string) {
+func (j *judge) runsCode(src []string, detail string) { j.runsCodeFrom(src, detail, false) }
+
+// runsCodeFrom is runsCode; disk says the code is in a script on disk,
+// where only downloaded or decoded code counts (scriptfile.go).
+func (j *judge) runsCodeFrom(src []string, detail string, disk bool) {
 	switch {
 	case anyIs(src, programs.Downloader):
 		j.add(RuleRemoteCodeExec, detail)
@@ -112,6 +116,7 @@ func (j *judge) runsCode(src []string, detail string) {
 		j.add(RuleDecodeExec, detail)
 	case len(src) > 0 && allAre(src, programs.EnvSetup):
 		// eval "$(ssh-agent -s)", eval "$(pyenv init -)": well-known setup
+	case disk:
 	default:
 		j.add(RuleEvalDynamic, detail)
 	}

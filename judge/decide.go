@@ -46,7 +46,9 @@ func Decide(c Call, env Env) (d Decision) {
 	if err := j.dispatch(c.ToolName, c.ToolInput); err != nil {
 		return errorDecision(err.Error(), unatt)
 	}
-	return finish(j.hits, unatt)
+	d = finish(j.hits, unatt)
+	d.Facts = j.facts()
+	return d
 }
 
 // finish applies "strictest wins" and the unattended conversion.
@@ -115,6 +117,8 @@ type judge struct {
 	// alias.NAME VALUE), and how deep alias expansion has gone.
 	gitAliases map[string]string
 	aliasDepth int
+
+	sess *sessionState // files read and facts left (scriptfile.go, session.go)
 }
 
 func newJudge(c Call, env Env) *judge {
@@ -196,6 +200,11 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 			return err
 		}
 		j.writePath(p, kindEdit, tool+" "+p)
+		if c, ok := obj["content"].(string); ok && tool == "Write" {
+			j.noteWritten(p, c)
+		} else if tool != "Write" {
+			j.noteEdit(p, obj)
+		}
 	case "NotebookEdit":
 		p, err := stringField(obj, "notebook_path", true)
 		if err != nil {
@@ -300,7 +309,7 @@ func onCommand(m func(j *judge, res *parse.Result)) bool {
 
 // bash parses and judges a shell command.
 func (j *judge) bash(cmd string) error {
-	res, err := parse.Parse(cmd, parse.Options{Cwd: j.cwd, Home: j.home})
+	res, err := parse.Parse(cmd, j.parseOptions())
 	if err != nil {
 		var le *parse.LimitError
 		if errors.As(err, &le) {
@@ -311,6 +320,16 @@ func (j *judge) bash(cmd string) error {
 	if res == nil {
 		return errors.New("parser returned no result")
 	}
+	j.judgeResult(res, cmd)
+	for _, w := range res.Written {
+		j.noteWritten(w.Path, w.Text)
+	}
+	j.recallSecret()
+	return nil
+}
+
+// judgeResult judges what parse found in source.
+func (j *judge) judgeResult(res *parse.Result, cmd string) {
 	j.data, j.source = res.Data, cmd
 	for i := range res.Execs {
 		j.exec(res.Execs, i)
@@ -324,7 +343,6 @@ func (j *judge) bash(cmd string) error {
 			j.add(RuleExfilSecretNetwork, s+" + "+j.networkSend)
 		}
 	}
-	return nil
 }
 
 // customTool applies operator rules that match a tool name.

@@ -63,11 +63,13 @@ func (j *judge) exec(all []parse.Exec, i int) {
 	if i == len(all)-1 {
 		j.launder(all) // across executions: a fetched file run later
 	}
-	if e.Dynamic && !j.coveredByRunsCode(all, e) {
+	disk := fromDisk(e) // a script on disk: only concrete findings (scriptfile.go)
+	if e.Dynamic && !disk && !j.coveredByRunsCode(all, e) {
 		j.add(RuleDynamicCommand, detail)
 	}
-	if e.RunsCode != nil {
-		j.runsCode(e.RunsCode.Sources, detail)
+	if j.unreadableScript(e, detail) {
+	} else if e.RunsCode != nil {
+		j.runsCodeFrom(e.RunsCode.Sources, detail, disk)
 	} else if src, ok := procSubstCode(e); ok {
 		j.runsCode(src, detail)
 	}

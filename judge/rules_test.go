@@ -41,6 +41,7 @@ func exampleCall(ex string) Call {
 func TestRuleExamples(t *testing.T) {
 	env := testEnv(t)
 	env.Config = exampleConfig(t)
+	env.Memory = exampleMemory{}
 	for _, r := range Rules() {
 		if len(r.Fire) == 0 || len(r.Pass) == 0 {
 			t.Errorf("%s: every rule needs examples that fire and look-alikes that pass", r.ID)

@@ -69,6 +69,9 @@ type Env struct {
 	// protected. The caller resolves them (package toolcall does, from the
 	// environment): Decide reads no environment variable.
 	StateDir, ConfigDir string
+	// Memory is what the session's earlier calls left (session.go); nil:
+	// none (check, explain, replay of a single call).
+	Memory Memory
 }
 
 // Hit is one rule that fired.
@@ -98,6 +101,9 @@ type Decision struct {
 	// Note explains a change made after judging, for example
 	// "unattended: ask became deny".
 	Note string `json:"note,omitempty"`
+	// Facts are what the call leaves for the session's later calls
+	// (session.go); nil when none.
+	Facts *Facts `json:"facts,omitempty"`
 }
 
 // RuleIDs lists the ids of the hits, in order.

@@ -87,6 +87,9 @@ scan:
 // that cannot be read.
 func (w *walker) stdinCode(c *cmd, name, lang string) {
 	in := c.stdin
+	if in != nil && in.file && w.runWritten(c, []arg{in.path}, lang) {
+		return // sh < x.sh: the script's text is known
+	}
 	if in == nil || in.file {
 		w.emit(c) // interactive, or a script from a file
 		return

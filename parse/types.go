@@ -137,6 +137,9 @@ type Result struct {
 	// themselves when run, directly or through others (a fork bomb is one:
 	// :(){ :|:& };:).
 	Recursive []string `json:"recursive,omitempty"`
+	// Written are the files the source wrote with known text (for the
+	// session's memory: what a later call that runs them would run).
+	Written []Written `json:"written,omitempty"`
 }
 
 // Options bound and inform the analysis.
@@ -149,6 +152,10 @@ type Options struct {
 	MaxBytes int // default 1 MiB of source
 	MaxDepth int // default 64: nesting of syntax and re-parsed code
 	MaxExecs int // default 10,000 executions
+	// Files, when set, is asked what a file that is run holds when no
+	// earlier command of the source wrote it (files.go). nil: such files
+	// are not read.
+	Files func(path, lang string) File
 }
 
 // Default limits.

@@ -47,7 +47,7 @@ func newWalker(opt Options) *walker {
 }
 
 func (w *walker) result() *Result {
-	r := &Result{Execs: w.execs, Recursive: w.recurse}
+	r := &Result{Execs: w.execs, Recursive: w.recurse, Written: w.writtenFiles()}
 	if r.Execs == nil {
 		r.Execs = []Exec{}
 	}
@@ -104,6 +104,7 @@ type input struct {
 	static  bool     // text is exactly what is read
 	srcs    []string // commands whose output it is
 	file    bool     // stdin is a file (< file): a script, not unknown code
+	path    arg      // that file's name
 	dataIdx int      // Data entry of the text, dropped when it turns out to be code; -1 if none
 }
 
@@ -446,7 +447,7 @@ func (w *walker) redirects(sc *scope, redirs []*syntax.Redirect) ([]Redirect, *i
 			}
 		}
 		if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && (fd == -1 || fd == 0) {
-			in = &input{file: true, dataIdx: -1}
+			in = &input{file: true, path: t, dataIdx: -1}
 		}
 		target := t.Word
 		if target.Static {

@@ -123,6 +123,11 @@ func (w *walker) runWritten(c *cmd, operands []arg, lang string) bool {
 		w.writtenCode(&inner, text, shebangLang(text, lang), "written "+path.Base(p))
 		return true
 	}
+	for _, a := range operands {
+		if w.runDisk(c, a, lang) {
+			return true
+		}
+	}
 	return false
 }
 
@@ -164,14 +169,24 @@ func shebangLang(text, def string) string {
 // them: install runs preinstall, install, postinstall and prepare; run X
 // (or test, start) runs preX, X, postX.
 func (w *walker) npmScripts(c *cmd, name string) {
-	if len(w.written) == 0 || len(c.argv) < 2 {
+	if len(c.argv) < 2 {
 		return
 	}
 	dir := c.dir
 	pj := w.resolvePath(dir, "package.json")
 	text, ok := w.written[pj]
 	if !ok {
-		return
+		// a package.json on disk, or one an earlier call wrote
+		f, _ := w.diskText(c, arg{Word: Word{Value: pj, Static: true}}, LangPackageJSON)
+		if f.State == FileUnreadable {
+			c2 := *c
+			c2.runs = &DynamicCode{How: HowUnreadableFile, Sources: []string{pj + ": " + f.Why}}
+			w.emit(&c2)
+		}
+		if f.State != FileText {
+			return
+		}
+		text = f.Text
 	}
 	var pkg struct {
 		Scripts map[string]string `json:"scripts"`

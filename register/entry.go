@@ -52,6 +52,11 @@ type Entry struct {
 	Ref   int64  `json:"ref,omitempty"`
 	Label string `json:"label,omitempty"`
 
+	// Facts are what a decision leaves for the same session's later calls
+	// (package session: files written and the verdict their content would
+	// get, a secret read), compact JSON; "" for none. Covered by Hash.
+	Facts string `json:"facts,omitempty"`
+
 	PrevHash string `json:"prev_hash"` // hex; 64 zeros for the first entry
 	Hash     string `json:"hash"`      // hex, see EntryHash
 }

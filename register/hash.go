@@ -76,6 +76,12 @@ func appendEncoding(b []byte, e *Entry) []byte {
 	b = appendInt(b, e.Ref)
 	b = appendString(b, e.Label)
 	b = appendString(b, e.PrevHash)
+	if e.Facts != "" {
+		// Added with schema v4, after every older field, and only when
+		// set: an entry without facts hashes as it always did.
+		b = append(b, 'F')
+		b = appendString(b, e.Facts)
+	}
 	return b
 }
 

@@ -56,6 +56,13 @@ var migrations = []string{
 	// so verify can say how many entries came from the journal (which any
 	// process of the operator's user can write) rather than from an append.
 	`ALTER TABLE journal_merged ADD COLUMN seq INTEGER;`,
+	// v4: session memory (package session): the facts a decision leaves
+	// for the same session's later calls, and the index its bounded
+	// look-up of a session's newest facts walks. The index is partial: only
+	// entries with facts are in it, so the many appends without facts do
+	// not pay for it.
+	`ALTER TABLE entries ADD COLUMN facts TEXT NOT NULL DEFAULT '';
+	CREATE INDEX entries_session_facts ON entries(session_id, seq) WHERE facts != '';`,
 }
 
 // SchemaVersion is the schema this sentinel writes.
@@ -133,7 +140,13 @@ func (r *Register) migrateTo(target int) error {
 	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, target)); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	// A migration writes many pages at once: fold them into the database
+	// now, so that a nearly full disk has room for the appends that follow.
+	r.checkpoint()
+	return nil
 }
 
 func initMeta(tx *sql.Tx) error {

@@ -23,7 +23,7 @@ import (
 // textCols are the packed text columns, in Entry field order.
 var textCols = []string{"kind", "session_id", "tool_use_id", "cwd", "tool", "commitment", "decision",
 	"rules", "reason", "permission_mode", "catalog_version", "catalog_hash", "version", "label",
-	"prev_hash", "hash"}
+	"prev_hash", "hash", "facts"}
 
 var streamCols = "SELECT seq, time_us, attended, ref, input, salt, concat_ws(char(31), " +
 	strings.Join(textCols, ", ") + ") FROM entries"
@@ -135,7 +135,7 @@ func (r *Register) decodeStreamRow(e *Entry, v []driver.Value) error {
 	var rules string
 	fields := [...]*string{&e.Kind, &e.SessionID, &e.ToolUseID, &e.Cwd, &e.Tool, &e.Commitment, &e.Decision,
 		&rules, &e.Reason, &e.PermissionMode, &e.CatalogVersion, &e.CatalogHash, &e.Version, &e.Label,
-		&e.PrevHash, &e.Hash}
+		&e.PrevHash, &e.Hash, &e.Facts}
 	for i, f := range fields {
 		if i == len(fields)-1 {
 			*f = packed

@@ -9,6 +9,7 @@ import (
 	"github.com/sentinel-guard/sentinel/internal/version"
 	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/session"
 )
 
 // Result is one call's outcome as it moves from judging to recording to
@@ -18,6 +19,9 @@ type Result struct {
 	Hit     judge.Hit // explains the verdict; zero for a plain allow
 	More    []string  // the other rules' ids
 	Note    string    // e.g. why an ask became a deny
+	// MemoryNote says why the session's memory could not be used ("" when
+	// it was, or was not needed); the entry's reason keeps it.
+	MemoryNote string
 	// Unattended is the mode the call was judged in, Why the signal.
 	Unattended bool
 	Why        string
@@ -81,6 +85,10 @@ func (r *Result) judge(c judge.Call, env *Environ, cfg *judge.Config, cfgErr err
 	r.Entry.CatalogVersion = judge.CatalogVersion
 	r.Entry.CatalogHash = judge.CatalogHashFor(cfg)
 	d := judge.Decide(c, env.JudgeEnv(c.Cwd, cfg, r.Unattended))
+	r.Entry.Facts = session.Encode(c.SessionID, d.Facts)
+	if m, ok := env.Memory.(interface{ Note() string }); ok {
+		r.MemoryNote = m.Note()
+	}
 	// The must-keep gate (gate/): rules a failed or unchecked configuration
 	// lost are held at their shipped decision.
 	d = gate.Hold(d, env.StateDir, r.Entry.CatalogHash, func() judge.Decision {
@@ -177,6 +185,9 @@ func (r *Result) entryReason(problems []string) string {
 	}
 	for _, p := range problems {
 		parts = append(parts, "environment: "+p)
+	}
+	if r.MemoryNote != "" {
+		parts = append(parts, r.MemoryNote)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -50,6 +50,9 @@ type Environ struct {
 	// Problems are settings that could not be read, for stderr and the
 	// entry; each was replaced by its fail-closed reading.
 	Problems []string
+	// Memory is the session's memory (package session), set by the hook
+	// once the payload names the session; nil for check, explain, replay.
+	Memory judge.Memory
 }
 
 // NewEnviron reads the environment through getenv (os.Getenv in the
@@ -119,5 +122,6 @@ func (e *Environ) JudgeEnv(cwd string, cfg *judge.Config, unattended bool) judge
 		Protected:  append([]string(nil), e.Binaries...),
 		StateDir:   e.StateDir,
 		ConfigDir:  e.ConfigDir,
+		Memory:     e.Memory,
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/sentinel-guard/sentinel/internal/version"
 	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/session"
 )
 
 // recordShare is the part of the budget the normal path may spend before
@@ -46,6 +47,9 @@ func Pre(start time.Time, stdin io.Reader, stdout, stderr io.Writer, getenv func
 	if err == nil {
 		d.Phase("reading the configuration")
 		cfg, cfgErr = env.LoadConfig(p.Cwd)
+	}
+	if err == nil && env.StateErr == nil {
+		env.Memory = session.New(env.StateDir, p.SessionID, d.At)
 	}
 	d.Phase("judging")
 	r = Decide(p, err, env, cfg, cfgErr)

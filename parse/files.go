@@ -1,0 +1,143 @@
+package parse
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+)
+
+// Files on disk and from earlier calls (issue 12, class 4). A file that is
+// run (bash x.sh, sh < x.sh, source x, ./x, python3 x.py) and that no
+// earlier command of the same source wrote is asked of Options.Files: the
+// caller (the judge) reads it from disk, bounded, and may consult the
+// session's memory. The parser itself still opens nothing.
+
+// FileState is what Options.Files found for a file that is run.
+type FileState int
+
+const (
+	// FileAbsent: no such file, or one not to be read (a program
+	// installed in a system directory, a binary): judged as before, as
+	// the run of a program.
+	FileAbsent FileState = iota
+	// FileText: Text is the whole content; it is judged as the code the
+	// file would run.
+	FileText
+	// FileUnreadable: the file is there but could not be read whole (over
+	// the size cap, not a regular file, a read error: Why): the run is code
+	// that cannot be read (DynamicCode How "unreadable-file").
+	FileUnreadable
+)
+
+// File is Options.Files' answer.
+type File struct {
+	State FileState
+	Text  string
+	Why   string // for FileUnreadable
+}
+
+// Written is a file a command of the source wrote with known text, as the
+// walk left it (a later write of unknown text forgets the file).
+type Written struct {
+	Path string `json:"path"` // absolute when the directory was known
+	Text string `json:"-"`
+}
+
+// HowUnreadableFile is DynamicCode.How for a script file that is there but
+// could not be read.
+const HowUnreadableFile = "unreadable-file"
+
+// diskText asks Options.Files about the file a static word names, for a
+// run by lang's interpreter ("" the shell).
+func (w *walker) diskText(c *cmd, a arg, lang string) (File, string) {
+	if w.opt.Files == nil || !a.Static || a.Value == "" || a.Value == "-" {
+		return File{}, ""
+	}
+	p := w.resolvePath(c.dir, a.Value)
+	if !path.IsAbs(p) {
+		return File{}, "" // directory unknown: nothing to read
+	}
+	return w.opt.Files(p, lang), p
+}
+
+// runDisk handles c running a file that Options.Files knows: its text is
+// judged as the code it runs, an unreadable file is code that cannot be
+// read. It reports false when the file is absent (c is then emitted by
+// the caller as before).
+func (w *walker) runDisk(c *cmd, a arg, lang string) bool {
+	f, p := w.diskText(c, a, lang)
+	switch f.State {
+	case FileText:
+		w.emit(c)
+		inner := *c
+		inner.stdin = nil
+		w.writtenCode(&inner, f.Text, shebangLang(f.Text, lang), "file "+path.Base(p))
+		return true
+	case FileUnreadable:
+		c.runs = &DynamicCode{How: HowUnreadableFile, Sources: []string{p + ": " + f.Why}}
+		w.emit(c)
+		return true
+	}
+	return false
+}
+
+// writtenFiles lists what the source left written, sorted by path.
+func (w *walker) writtenFiles() []Written {
+	if len(w.written) == 0 {
+		return nil
+	}
+	out := make([]Written, 0, len(w.written))
+	for p, t := range w.written {
+		out = append(out, Written{Path: p, Text: t})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// LangPackageJSON is Script's lang for a package.json: its scripts
+// (every one of them) are the code it runs under npm, yarn, pnpm or bun.
+const LangPackageJSON = "package.json"
+
+// Script is Parse for the text of a file named name as if it were run by
+// lang's interpreter ("" the shell; a #! line in the text overrides it):
+// the executions running the file would perform. Text that does not parse
+// as the shell yields no executions, as for a re-parse. The session's
+// memory uses it to judge what a Write or a heredoc wrote, when it is
+// written.
+func Script(text, lang, name string, opt Options) (res *Result, err error) {
+	opt = opt.withDefaults()
+	if len(text) > opt.MaxBytes {
+		return nil, &LimitError{Limit: "bytes", Max: opt.MaxBytes}
+	}
+	w := newWalker(opt)
+	defer func() {
+		if r := recover(); r != nil {
+			res = nil
+			if a, ok := r.(abort); ok {
+				err = a.err
+				return
+			}
+			err = fmt.Errorf("parse: internal error: %v", r)
+		}
+	}()
+	c := &cmd{dir: opt.Cwd, origin: Origin{Kind: OriginTop}}
+	if lang == LangPackageJSON {
+		var pkg struct {
+			Scripts map[string]string `json:"scripts"`
+		}
+		if json.Unmarshal([]byte(text), &pkg) == nil {
+			names := make([]string, 0, len(pkg.Scripts))
+			for n := range pkg.Scripts {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				w.writtenCode(c, pkg.Scripts[n], "", "package.json "+n)
+			}
+		}
+		return w.result(), nil
+	}
+	w.writtenCode(c, text, shebangLang(text, lang), "written "+path.Base(name))
+	return w.result(), nil
+}

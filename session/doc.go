@@ -1,0 +1,37 @@
+// Package session is the hook's memory of the session's earlier calls
+// (issue 12): a file written by an earlier Write/Edit/MultiEdit or Bash call
+// and run now is judged by what was written; a secret read in one call and
+// a network send in a later call of the same session is an exfiltration.
+//
+// What is remembered. When a call writes a file that can be run (a #!
+// line, a shell/python/js/ruby/perl/php extension, no extension, a
+// package.json), the judge judges the written content as if it ran, at
+// Write time, and the call's register entry keeps compact facts (the
+// entry's Facts field, covered by its hash): for each such file a digest
+// of (session id, path), the verdict its content would get and up to four
+// rule ids; and whether the call read a secret. Content is never kept.
+//
+// How it is looked up. A later call that runs a file by path (bash x.sh,
+// sh < x.sh, ./x, source x, python3 x.py, npm install) or sends over the
+// network asks Memory. On the first question Memory opens the register
+// read-only and reads the session's newest Window entries with facts,
+// walking a partial index on (session_id, seq) of the entries that have
+// facts: a bounded read whatever the register's size. The read has a fixed
+// budget (Budget, 20 ms, less when the hook's deadline is nearer); when it
+// cannot finish, the call is judged as without memory and the entry's
+// reason says so. Calls that run no file and send nothing never open it.
+//
+// Why it cannot be forged into a pass. Facts come only from entries the
+// hook appended (hash-chained; an edited or deleted entry breaks the chain
+// that verify and the seals check), and memory only ever adds a hit: the
+// file on disk is judged as well (judge/scriptfile.go). A memory that is
+// missing, late, or rewritten by the agent can make a call stricter at
+// most, never let it through. A denied call's facts are ignored (it did
+// not run).
+//
+// What is not remembered: files written by other sessions, files outside
+// the window, content over 256 KiB, data files (.md, .json other than
+// package.json, .txt, sources of compiled languages), Makefiles, a file
+// renamed or copied after it was written, reads of secrets in calls that
+// were denied.
+package session
