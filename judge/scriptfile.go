@@ -97,7 +97,7 @@ func (j *judge) scriptFile(p, lang string) parse.File {
 	if p == "/dev/null" {
 		return parse.File{State: parse.FileText}
 	}
-	text, err := readScriptProbe(p)
+	text, err := readScript(p)
 	var tooBig *tooBigError
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, errBinary):
@@ -132,15 +132,12 @@ func (e *tooBigError) Error() string {
 	return "is " + strconv.FormatInt(e.size, 10) + " bytes, over the 256 KiB limit"
 }
 
-// readScript reads a script's whole text, bounded; see readScriptProbe.
-func readScript(p string) (string, error) { return readScriptProbe(p) }
-
-// readScriptProbe reads the file at p: symlinks are followed (the target
+// readScript reads the file at p: symlinks are followed (the target
 // must itself be a regular file), the mode is checked before opening so
 // that no device is opened, the open is non-blocking (safefile), and a
 // file whose first bytes are a binary's is reported as errBinary (even
 // when it is over the cap).
-func readScriptProbe(p string) (string, error) {
+func readScript(p string) (string, error) {
 	target, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return "", err
@@ -149,8 +146,8 @@ func readScriptProbe(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !fi.Mode().IsRegular() {
-		return "", errors.New(notRegularWhy(fi.Mode()))
+	if why := safefile.NotRegular(fi.Mode()); why != "" {
+		return "", errors.New(why)
 	}
 	f, err := safefile.Open(target)
 	if err != nil {
@@ -177,20 +174,6 @@ func readScriptProbe(p string) (string, error) {
 		return "", err
 	}
 	return string(head) + string(rest), nil
-}
-
-func notRegularWhy(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "is a FIFO (named pipe), not a regular file"
-	case m&fs.ModeDevice != 0:
-		return "is a device, not a regular file"
-	case m.IsDir():
-		return "is a directory, not a regular file"
-	case m&fs.ModeSocket != 0:
-		return "is a socket, not a regular file"
-	}
-	return "is not a regular file"
 }
 
 // fromDisk reports an execution read from a script file on disk that the

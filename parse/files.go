@@ -2,7 +2,6 @@ package parse
 
 import (
 	"encoding/json"
-	"fmt"
 	"path"
 	"sort"
 )
@@ -105,39 +104,29 @@ const LangPackageJSON = "package.json"
 // as the shell yields no executions, as for a re-parse. The session's
 // memory uses it to judge what a Write or a heredoc wrote, when it is
 // written.
-func Script(text, lang, name string, opt Options) (res *Result, err error) {
+func Script(text, lang, name string, opt Options) (*Result, error) {
 	opt = opt.withDefaults()
 	if len(text) > opt.MaxBytes {
 		return nil, &LimitError{Limit: "bytes", Max: opt.MaxBytes}
 	}
-	w := newWalker(opt)
-	defer func() {
-		if r := recover(); r != nil {
-			res = nil
-			if a, ok := r.(abort); ok {
-				err = a.err
-				return
+	return walk(opt, func(w *walker) {
+		c := &cmd{dir: opt.Cwd, origin: Origin{Kind: OriginTop}}
+		if lang == LangPackageJSON {
+			var pkg struct {
+				Scripts map[string]string `json:"scripts"`
 			}
-			err = fmt.Errorf("parse: internal error: %v", r)
-		}
-	}()
-	c := &cmd{dir: opt.Cwd, origin: Origin{Kind: OriginTop}}
-	if lang == LangPackageJSON {
-		var pkg struct {
-			Scripts map[string]string `json:"scripts"`
-		}
-		if json.Unmarshal([]byte(text), &pkg) == nil {
-			names := make([]string, 0, len(pkg.Scripts))
-			for n := range pkg.Scripts {
-				names = append(names, n)
+			if json.Unmarshal([]byte(text), &pkg) == nil {
+				names := make([]string, 0, len(pkg.Scripts))
+				for n := range pkg.Scripts {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				for _, n := range names {
+					w.writtenCode(c, pkg.Scripts[n], "", "package.json "+n)
+				}
 			}
-			sort.Strings(names)
-			for _, n := range names {
-				w.writtenCode(c, pkg.Scripts[n], "", "package.json "+n)
-			}
+			return
 		}
-		return w.result(), nil
-	}
-	w.writtenCode(c, text, shebangLang(text, lang), "written "+path.Base(name))
-	return w.result(), nil
+		w.writtenCode(c, text, shebangLang(text, lang), "written "+path.Base(name))
+	})
 }

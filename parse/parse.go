@@ -12,11 +12,21 @@ import (
 // perform. It never panics on any input: an input over a limit returns a
 // *LimitError, source that does not parse a *SyntaxError, and anything
 // unexpected an error. Callers must treat any error as "could not judge".
-func Parse(src string, opt Options) (res *Result, err error) {
+func Parse(src string, opt Options) (*Result, error) {
 	opt = opt.withDefaults()
 	if len(src) > opt.MaxBytes {
 		return nil, &LimitError{Limit: "bytes", Max: opt.MaxBytes}
 	}
+	return walk(opt, func(w *walker) {
+		f := w.parseSource(src, 0)
+		sc := &scope{w: w, dir: opt.Cwd, origin: Origin{Kind: OriginTop}}
+		w.stmts(sc, f.Stmts, pipePos{})
+	})
+}
+
+// walk runs fn on a new walker and returns what it found; an abort is the
+// error, and a panic an internal error.
+func walk(opt Options, fn func(w *walker)) (res *Result, err error) {
 	w := newWalker(opt)
 	defer func() {
 		if r := recover(); r != nil {
@@ -29,9 +39,7 @@ func Parse(src string, opt Options) (res *Result, err error) {
 			err = fmt.Errorf("parse: internal error: %v", r)
 		}
 	}()
-	f := w.parseSource(src, 0)
-	sc := &scope{w: w, dir: opt.Cwd, origin: Origin{Kind: OriginTop}}
-	w.stmts(sc, f.Stmts, pipePos{})
+	fn(w)
 	return w.result(), nil
 }
 

@@ -82,7 +82,7 @@ func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
 		f.Close()
 		return nil, err
 	}
-	if why := notRegular(fi.Mode()); why != "" {
+	if why := NotRegular(fi.Mode()); why != "" {
 		f.Close()
 		return nil, &RefusedError{path, why}
 	}
@@ -145,8 +145,9 @@ func resolve(path string) (string, error) {
 	}
 }
 
-// notRegular says why a file of mode m is refused ("" for a regular file).
-func notRegular(m fs.FileMode) string {
+// NotRegular says why a file of mode m is refused ("" for a regular file):
+// for callers that check a mode before opening (a device is never opened).
+func NotRegular(m fs.FileMode) string {
 	switch {
 	case m.IsRegular():
 		return ""
