@@ -175,6 +175,7 @@ func (e *eval) run(root *node) {
 			stack = append(stack, n.kids[i])
 		}
 	}
+	e.facts.Socket = e.facts.Socket || e.socket
 	if e.socket && e.dup2 && e.shellRun {
 		e.facts.Dynamic = append(e.facts.Dynamic, Dynamic{Via: "socket shell", Sources: []string{"socket"}})
 	}
@@ -662,4 +663,50 @@ func binary(n *node, l, r val, cat string) val {
 		return val{s: n.text(), static: true, num: l.num + r.num, isNum: true}
 	}
 	return concat(l, r)
+}
+
+// printfValue is sprintf(format, args...): each directive is its argument
+// (%s, %d, %x, ... with flags and width), unknown where the argument is; the
+// template keeps the known text, so "/bin/sh -i <&%d" still reads as a shell.
+func printfValue(f string, args []val) val {
+	var b, t strings.Builder
+	static := true
+	k := 0
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 >= len(f) {
+			b.WriteByte(f[i])
+			t.WriteByte(f[i])
+			continue
+		}
+		j := i + 1
+		for j < len(f) && strings.IndexByte("-+ #0123456789.", f[j]) >= 0 {
+			j++
+		}
+		if j >= len(f) {
+			return val{s: f}
+		}
+		if f[j] == '%' {
+			b.WriteByte('%')
+			t.WriteByte('%')
+			i = j
+			continue
+		}
+		var a val
+		if k < len(args) {
+			a = args[k]
+		}
+		k++
+		if a.static && !a.isList {
+			b.WriteString(a.s)
+			t.WriteString(a.s)
+		} else {
+			static = false
+			t.WriteString(unknownPart)
+		}
+		i = j
+	}
+	if static {
+		return lit(b.String())
+	}
+	return val{s: f, tmpl: t.String()}
 }

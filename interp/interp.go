@@ -95,6 +95,10 @@ type Facts struct {
 	// EnvDump lists the calls that hand the whole environment on (print,
 	// a network send, a file): the environment holds tokens.
 	EnvDump []string `json:"env_dump,omitempty"`
+	// Socket is set when the code opens a raw network socket (not an HTTP
+	// request): with a shell it starts on it, that is a socket shell even
+	// where the wiring (dup2, stdin=fd, an inherited fd) is not followed.
+	Socket bool `json:"socket,omitempty"`
 }
 
 func (f *Facts) merge(g *Facts) {
@@ -105,6 +109,7 @@ func (f *Facts) merge(g *Facts) {
 	f.Sends = append(f.Sends, g.Sends...)
 	f.Dynamic = append(f.Dynamic, g.Dynamic...)
 	f.EnvDump = append(f.EnvDump, g.EnvDump...)
+	f.Socket = f.Socket || g.Socket
 }
 
 // Options inform the evaluation.

@@ -313,6 +313,11 @@ func pyMethod(e *eval, attr string, obj val, pos []val, args []arg, n *node) {
 		case "rename", "replace":
 			e.write("Path."+attr, at(0), false)
 		}
+	case obj.ref == "socket" && (attr == "create_connection" || attr == "create_server" || attr == "fromfd" || attr == "socketpair"):
+		e.socket = true
+		if attr == "create_connection" {
+			e.send("socket.create_connection", hostArg(at(0)))
+		}
 	case attr == "connect" || attr == "connect_ex" || attr == "sendto":
 		if attr == "sendto" {
 			e.send("socket.sendto", hostArg(at(1)), pos...)

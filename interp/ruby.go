@@ -249,6 +249,10 @@ func rbCallValue(e *eval, n *node) val {
 	switch name {
 	case "Dir.home", "Etc.getpwuid.dir":
 		return e.home()
+	case "sprintf", "format", "Kernel.sprintf", "Kernel.format":
+		if len(pos) > 0 && pos[0].static {
+			return printfValue(pos[0].s, pos[1:])
+		}
 	case "Dir.pwd", "Dir.getwd":
 		if e.opt.Cwd != "" {
 			return lit(e.opt.Cwd)

@@ -244,6 +244,9 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 	if w.treeCode(c, code, lang, o) {
 		return // read with the language's grammar
 	}
+	if lang == "perl" && perlSocketShell(code) {
+		w.synthetic(c, o, &DynamicCode{How: "interpreter", Sources: shellSources([]string{"socket"})}, Word{Value: "socket shell", Static: true})
+	}
 	skip := stringSpans(code, lang)
 	inString := func(i int) bool {
 		for _, s := range skip {

@@ -72,6 +72,9 @@ func (w *walker) treeCode(c *cmd, code, lang string, o Origin) bool {
 	if len(f.EnvDump) > 0 {
 		w.synthetic(c, o, nil, Word{Value: "env", Static: true})
 	}
+	if socketShell(f) {
+		w.synthetic(c, o, &DynamicCode{How: "interpreter", Sources: shellSources([]string{"socket"})}, Word{Value: "socket shell", Static: true})
+	}
 	for _, d := range f.Dynamic {
 		if d.Decoded && len(d.Sources) == 0 {
 			continue

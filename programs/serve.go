@@ -1,0 +1,188 @@
+package programs
+
+import "strings"
+
+// File servers and tunnels: programs that put local files or ports on the
+// network. A server is judged by the directory it serves (its root: the
+// current directory unless an option or operand names one); a tunnel by
+// the fact that it opens a local port to the internet.
+
+// serveRoots says, per program (its Lookup name or a package npx runs),
+// whether the arguments start a file server and which directory it serves:
+// "" for the current directory.
+var serveRoots = map[string]func(args []string) (string, bool){
+	// python -m http.server [PORT] [-d DIR] [-b ADDR]; python2 -m SimpleHTTPServer
+	"python": func(args []string) (string, bool) {
+		for i, a := range args {
+			var mod string
+			var rest []string
+			switch {
+			case a == "-m" && i+1 < len(args):
+				mod, rest = args[i+1], args[i+2:]
+			case strings.HasPrefix(a, "-m") && len(a) > 2:
+				mod, rest = a[2:], args[i+1:]
+			case !strings.HasPrefix(a, "-"):
+				return "", false // a script runs, not a module
+			default:
+				continue
+			}
+			switch mod {
+			case "http.server":
+				o := Parse(rest, S("db", "directory", "bind", "protocol"))
+				return first(o.Values["d"], o.Long["directory"]), true
+			case "SimpleHTTPServer", "CGIHTTPServer":
+				return "", true
+			}
+			return "", false
+		}
+		return "", false
+	},
+	// php -S ADDR [-t DOCROOT]
+	"php": func(args []string) (string, bool) {
+		o := Parse(args, S("Stcdfz"))
+		if _, ok := o.Values["S"]; !ok {
+			return "", false
+		}
+		return o.Values["t"], true
+	},
+	// ruby -run -e httpd [DIR] [-p PORT]
+	"ruby": func(args []string) (string, bool) {
+		for i := 0; i+1 < len(args); i++ {
+			if args[i] == "-e" && args[i+1] == "httpd" && hasWord(args[:i], "-run", "-run-e") {
+				return firstOperand(args[i+2:], S("pb", "port", "bind-address")), true
+			}
+		}
+		return "", false
+	},
+	// busybox httpd [-h HOME]: an applet of busybox (a runner, unwrapped);
+	// Apache's httpd -h prints its options and takes no value.
+	"httpd": func(args []string) (string, bool) {
+		o := Parse(args, S("hpcruU"))
+		h, ok := o.Values["h"]
+		return h, ok && h != ""
+	},
+	// npm's http-server [PATH] and serve [DIR], miniserve [PATH], darkhttpd DIR
+	"http-server": operandRoot(S("pacaeSCKtoUP", "port", "address", "cors", "proxy", "ext", "cert", "key")),
+	"serve":       operandRoot(S("lpc", "listen", "config")),
+	"miniserve":   operandRoot(S("ipaqc", "interfaces", "port", "auth", "title", "color-scheme")),
+	"darkhttpd":   operandRoot(S("", "port", "addr", "maxconn", "log", "chroot", "index", "mimetypes", "uid", "gid", "pidfile")),
+	// caddy file-server [--root DIR]; updog [-d DIR]; webfsd -r DIR
+	"caddy": func(args []string) (string, bool) {
+		if len(args) == 0 || args[0] != "file-server" {
+			return "", false
+		}
+		o := Parse(args[1:], S("rl", "root", "listen", "domain"))
+		return first(o.Values["r"], o.Long["root"]), true
+	},
+	"updog": func(args []string) (string, bool) {
+		o := Parse(args, S("dp", "directory", "port", "password"))
+		return first(o.Values["d"], o.Long["directory"]), true
+	},
+	"webfsd": func(args []string) (string, bool) {
+		o := Parse(args, S("rpfn"))
+		return o.Values["r"], true
+	},
+	// twistd [-n] web --path DIR
+	"twistd": func(args []string) (string, bool) {
+		for i, a := range args {
+			if a == "web" {
+				o := Parse(args[i+1:], S("", "path", "port", "listen"))
+				if p, ok := o.Long["path"]; ok {
+					return p, true
+				}
+				return "", false
+			}
+		}
+		return "", false
+	},
+}
+
+// npxRunners run a package's command: npx -y http-server ~ is http-server ~.
+var npxRunners = map[string]bool{"npx": true, "bunx": true, "pnpx": true}
+
+// Serves reports whether name with args starts a server of local files and
+// the directory it serves ("" for the current directory).
+func Serves(name string, args []string) (root string, ok bool) {
+	if npxRunners[name] {
+		o := Parse(args, S("p", "package", "call"))
+		if len(o.Pos) == 0 {
+			return "", false
+		}
+		pkg := o.Pos[0]
+		if at := strings.LastIndexByte(pkg, '@'); at > 0 {
+			pkg = pkg[:at] // http-server@14
+		}
+		for i, a := range args {
+			if a == o.Pos[0] {
+				return Serves(pkg, args[i+1:])
+			}
+		}
+		return "", false
+	}
+	key := name
+	if p := Lookup(name); p != nil {
+		key = p.Name
+	}
+	f := serveRoots[key]
+	if f == nil {
+		return "", false
+	}
+	return f(args)
+}
+
+// Tunnels reports whether name with args opens a local port to the network
+// from outside: ssh -R (a remote forward), ngrok, cloudflared tunnel,
+// localtunnel, bore.
+func Tunnels(name string, args []string) bool {
+	switch Lookup(name).nameOr(name) {
+	case "ssh":
+		o := Lookup("ssh").Parse(args)
+		_, r := o.Values["R"]
+		return r
+	case "ngrok":
+		return len(args) > 0 && (args[0] == "http" || args[0] == "tcp" || args[0] == "tls" || args[0] == "start")
+	case "cloudflared":
+		return hasWord(args, "tunnel")
+	case "lt", "localtunnel", "bore":
+		return len(args) > 0
+	}
+	return false
+}
+
+func (p *Program) nameOr(name string) string {
+	if p == nil {
+		return name
+	}
+	return p.Name
+}
+
+func operandRoot(s Spec) func([]string) (string, bool) {
+	return func(args []string) (string, bool) { return firstOperand(args, s), true }
+}
+
+func firstOperand(args []string, s Spec) string {
+	if o := Parse(args, s); len(o.Pos) > 0 {
+		return o.Pos[0]
+	}
+	return ""
+}
+
+func first(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func hasWord(args []string, ws ...string) bool {
+	for _, a := range args {
+		for _, w := range ws {
+			if a == w {
+				return true
+			}
+		}
+	}
+	return false
+}
