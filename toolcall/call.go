@@ -65,21 +65,21 @@ func Decide(p Payload, perr error, env *Environ, cfg *judge.Config, cfgErr error
 	if perr != nil {
 		r.fail("%v", perr)
 	} else {
-		r.judge(c, env, cfg, cfgErr)
+		r.judge(c, p.unfaithful, env, cfg, cfgErr)
 	}
 	r.finish(env)
 	return r
 }
 
 // judge runs the catalog over a well-formed call.
-func (r *Result) judge(c judge.Call, env *Environ, cfg *judge.Config, cfgErr error) {
+func (r *Result) judge(c judge.Call, unfaithful func() string, env *Environ, cfg *judge.Config, cfgErr error) {
 	if cfgErr != nil {
 		// Judge with the shipped defaults, but the broken or refused
 		// configuration makes the call an error decision: a human should know.
 		r.fail("configuration: %v", cfgErr)
 		cfg = nil
 	}
-	if why := Unfaithful(c.ToolName, c.ToolInput); why != "" {
+	if why := unfaithful(); why != "" {
 		r.fail("%s", why)
 	}
 	r.Entry.CatalogVersion = judge.CatalogVersion

@@ -1,8 +1,11 @@
 package toolcall
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 )
 
 // pathFields are the tool_input strings that name what a tool acts on; a
@@ -22,13 +25,35 @@ var pathFields = []string{"file_path", "notebook_path", "path", "url", "pattern"
 //     as a blank (rm -rf x<CR> removes "x\r" in bash; the parser sees "x"),
 //     lone or before LF alike.
 func Unfaithful(tool string, input json.RawMessage) string {
-	var obj map[string]any
-	if json.Unmarshal(input, &obj) != nil {
+	obj, err := objectKeys(input, "tool_input")
+	if err != nil {
 		return "" // the judge reports a malformed tool_input itself
 	}
+	return unfaithful(tool, obj)
+}
+
+// replacement is U+FFFD in UTF-8.
+const replacement = "\uFFFD"
+
+// unfaithful checks the members of tool_input that name what runs.
+func unfaithful(tool string, obj map[string]json.RawMessage) string {
 	check := func(field string, shell bool) string {
-		s, ok := obj[field].(string)
-		if !ok {
+		raw, ok := obj[field]
+		if !ok || len(raw) < 2 || raw[0] != '"' {
+			return "" // absent or not a string: the judge says so itself
+		}
+		var s string
+		if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+			// No escape, valid UTF-8: valid JSON holds no raw control
+			// character (no NUL, no CR), so only a literal U+FFFD can be there.
+			if !bytes.Contains(raw, []byte(replacement)) {
+				return ""
+			}
+			s = string(raw[1 : len(raw)-1])
+		} else if json.Unmarshal(raw, &s) != nil {
+			return ""
+		}
+		if !strings.ContainsRune(s, 0) && !strings.Contains(s, replacement) && !(shell && strings.ContainsRune(s, '\r')) {
 			return ""
 		}
 		for i, r := range s {

@@ -24,18 +24,47 @@ type Payload struct {
 	// PostToolUseFailure only. The error text is not decoded: like
 	// tool_response it may hold the command's output, never stored.
 	IsInterrupt bool
+	// input are tool_input's members as ParsePayload split them, kept for
+	// the faithful-input check (one decode of tool_input, not two).
+	input map[string]json.RawMessage
 }
 
-// payloadFields are the keys decoded, each into its own field. Keys are
-// matched exactly (encoding/json alone matches them case-insensitively, so
-// a "TOOL_INPUT" later in the object would replace "tool_input").
-func (p *Payload) fields() map[string]any {
-	return map[string]any{
-		"session_id": &p.SessionID, "transcript_path": &p.TranscriptPath, "cwd": &p.Cwd,
-		"permission_mode": &p.PermissionMode, "hook_event_name": &p.HookEventName,
-		"tool_name": &p.ToolName, "tool_input": &p.ToolInput, "tool_use_id": &p.ToolUseID,
-		"agent_id": &p.AgentID, "is_interrupt": &p.IsInterrupt,
+// field is where the value of a payload key is decoded (nil: ignored).
+// Keys are matched exactly (encoding/json alone matches them
+// case-insensitively, so a "TOOL_INPUT" later in the object would replace
+// "tool_input").
+func (p *Payload) field(key string) any {
+	switch key {
+	case "session_id":
+		return &p.SessionID
+	case "transcript_path":
+		return &p.TranscriptPath
+	case "cwd":
+		return &p.Cwd
+	case "permission_mode":
+		return &p.PermissionMode
+	case "hook_event_name":
+		return &p.HookEventName
+	case "tool_name":
+		return &p.ToolName
+	case "tool_input":
+		return &p.ToolInput
+	case "tool_use_id":
+		return &p.ToolUseID
+	case "agent_id":
+		return &p.AgentID
+	case "is_interrupt":
+		return &p.IsInterrupt
 	}
+	return nil
+}
+
+// unfaithful is Unfaithful over the members ParsePayload kept.
+func (p *Payload) unfaithful() string {
+	if p.input == nil {
+		return Unfaithful(p.ToolName, p.ToolInput)
+	}
+	return unfaithful(p.ToolName, p.input)
 }
 
 // IsPost reports an outcome payload (the call already ran).
@@ -73,12 +102,12 @@ func ParsePayload(data []byte) (Payload, error) {
 	if err != nil {
 		return p, err
 	}
-	for key, dst := range p.fields() {
-		raw, ok := obj[key]
-		if !ok || bytes.Equal(raw, []byte("null")) {
+	for key, raw := range obj {
+		dst := p.field(key)
+		if dst == nil || bytes.Equal(raw, []byte("null")) {
 			continue
 		}
-		if err := json.Unmarshal(raw, dst); err != nil {
+		if err := decodeValue(raw, dst); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
 				return p, fmt.Errorf("payload field %q is a JSON %s, want %s", key, te.Value, te.Type)
@@ -102,16 +131,146 @@ func ParsePayload(data []byte) (Payload, error) {
 	if in[0] != '{' {
 		return p, fmt.Errorf("payload tool_input for tool %s is %s, want a JSON object", p.ToolName, jsonKind(in[0]))
 	}
-	if _, err := objectKeys(in, "tool_input"); err != nil {
+	if p.input, err = objectKeys(in, "tool_input"); err != nil {
 		return p, err
 	}
 	return p, nil
 }
 
+// decodeValue decodes one member's value into dst. A string without
+// escapes (and in UTF-8: the decoder would replace a bad byte) into a string and any value into a RawMessage are taken as they
+// stand (the payload passed json.Valid); the rest goes through
+// encoding/json.
+func decodeValue(raw []byte, dst any) error {
+	switch d := dst.(type) {
+	case *string:
+		if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+			*d = string(raw[1 : len(raw)-1])
+			return nil
+		}
+	case *json.RawMessage:
+		*d = raw
+		return nil
+	}
+	return json.Unmarshal(raw, dst)
+}
+
 // objectKeys decodes one JSON object's members without merging keys:
 // a repeated key or two keys equal but for case are an error, and so is
-// anything after the object.
+// anything after the object. Valid JSON (json.Valid: one pass, no
+// allocation) is split by scanMembers; invalid JSON goes through the
+// decoder, which says where it breaks.
 func objectKeys(data []byte, what string) (map[string]json.RawMessage, error) {
+	if json.Valid(data) {
+		return scanMembers(data, what)
+	}
+	return decodeMembers(data, what)
+}
+
+// scanMembers splits an object that json.Valid accepted: it only has to
+// find where each key and value ends (strings with their escapes, nested
+// brackets, literals), not check them again.
+func scanMembers(data []byte, what string) (map[string]json.RawMessage, error) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return nil, fmt.Errorf("%s is not a JSON object", what)
+	}
+	obj := map[string]json.RawMessage{}
+	var folded map[string]string
+	for i = skipSpace(data, i+1); data[i] != '}'; i = skipSpace(data, i) {
+		if data[i] == ',' {
+			i = skipSpace(data, i+1)
+		}
+		end := stringEnd(data, i)
+		key, err := memberKey(data[i:end])
+		if err != nil {
+			return nil, syntaxError(what, err)
+		}
+		i = skipSpace(data, skipSpace(data, end)+1) // past the colon
+		vend := valueEnd(data, i)
+		if _, dup := obj[key]; dup {
+			return nil, fmt.Errorf("%s has the key %q twice; not judged", what, key)
+		}
+		if len(obj) > 0 {
+			// only a second key can fold onto a first: fold lazily
+			if folded == nil {
+				folded = make(map[string]string, 8)
+				for k := range obj {
+					folded[strings.ToLower(k)] = k
+				}
+			}
+			if other, ok := folded[strings.ToLower(key)]; ok {
+				return nil, fmt.Errorf("%s has the keys %q and %q, which differ only in case; not judged", what, other, key)
+			}
+			folded[strings.ToLower(key)] = key
+		}
+		obj[key] = data[i:vend:vend]
+		i = vend
+	}
+	return obj, nil
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd is the index just past the string starting at data[i].
+func stringEnd(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(data)
+}
+
+// valueEnd is the index just past the value starting at data[i].
+func valueEnd(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return stringEnd(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				j = stringEnd(data, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	j := i
+	for j < len(data) && !strings.ContainsRune(",}] \t\n\r", rune(data[j])) {
+		j++
+	}
+	return j
+}
+
+// memberKey decodes a key (a string literal, escapes only when present).
+func memberKey(lit []byte) (string, error) {
+	if bytes.IndexByte(lit, '\\') < 0 && utf8.Valid(lit) {
+		return string(lit[1 : len(lit)-1]), nil
+	}
+	var k string
+	err := json.Unmarshal(lit, &k)
+	return k, err
+}
+
+// decodeMembers is objectKeys with encoding/json's decoder: the error
+// messages of invalid JSON come from here.
+func decodeMembers(data []byte, what string) (map[string]json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
