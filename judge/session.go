@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // Session memory, the judge's side (the register side is package session).
@@ -83,6 +84,9 @@ func (j *judge) noteWritten(p, text string) {
 		return
 	}
 	lang, ok := runnable(p, text)
+	if table, system := programs.CronTable(p); table {
+		text, lang, ok = parse.CronCommands(text, system), "", true
+	}
 	if !ok || len(text) > maxScriptBytes {
 		return
 	}
@@ -108,6 +112,7 @@ func (j *judge) noteWritten(p, text string) {
 		}
 	}
 	s.facts.Written = append(s.facts.Written, f)
+	j.persistedContent(p, f)
 }
 
 // runnable reports whether a file can be run as code and in which

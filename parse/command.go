@@ -151,6 +151,9 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			case p != nil && p.Run == programs.RunAfterOperand:
 				i, _ := scanOpts(c.argv[1:], p.Opts)
 				next = w.unwrapAt(c, name, 1+i+1) // the duration, root or mask
+			case p.Is(programs.Scheduler):
+				w.schedule(c, name)
+				return output{srcs: []string{name}, data: -1}
 			case programs.ShellSyntax(name):
 				w.shell(sc, c, name)
 				return output{srcs: []string{name}, data: -1}

@@ -44,3 +44,21 @@ func TestPerlSocketShell(t *testing.T) {
 	}
 }
 
+func TestCronCommands(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		system bool
+		want   string
+	}{
+		{"* * * * * curl x | sh\n", false, "curl x | sh\n"},
+		{"# c\nMAILTO=me\n@reboot  rm -rf ~\n", false, "rm -rf ~\n"},
+		{"0 3 * * * root /usr/bin/backup --all\n", true, "/usr/bin/backup --all\n"},
+		{"0 3 * * * date +\\%F >> /tmp/d\n", false, "date +\\%F >> /tmp/d\n"},
+		{"0 3 * * * mail -s hi me%body text\n", false, "mail -s hi me\n"},
+		{"* * * *\n", false, ""},
+	} {
+		if got := CronCommands(c.text, c.system); got != c.want {
+			t.Errorf("CronCommands(%q, %v) = %q, want %q", c.text, c.system, got, c.want)
+		}
+	}
+}

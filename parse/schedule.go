@@ -1,0 +1,129 @@
+package parse
+
+import (
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/programs"
+)
+
+// Schedulers run commands later, outside the session: what they will run
+// is judged now, as the command it is (echo 'rm -rf ~' | at now is rm -rf ~
+// in a minute; the install itself is PERSISTENCE-INSTALL's).
+//   - at and batch read a shell script on stdin, or from -f FILE;
+//   - crontab reads crontab lines from stdin (crontab -, or no operand) or
+//     from FILE: each line's command is what follows the schedule.
+func (w *walker) schedule(c *cmd, name string) {
+	src, ok := programs.ScheduleSource(name, words(c.argv[1:]))
+	if !ok {
+		w.emit(c)
+		return
+	}
+	crontab := name == "crontab"
+	var text string
+	switch {
+	case src == "-":
+		in := c.stdin
+		if in != nil && in.file {
+			t, _, ok := w.writtenText(c, in.path)
+			if !ok {
+				if f, _ := w.diskText(c, in.path, ""); f.State == FileText {
+					t, ok = f.Text, true
+				}
+			}
+			if !ok {
+				w.emit(c)
+				return
+			}
+			text = t
+		} else {
+			if in == nil {
+				w.emit(c)
+				return
+			}
+			if !in.static {
+				c.runs = &DynamicCode{How: "shell-stdin", Sources: in.srcs}
+				w.emit(c)
+				return
+			}
+			if in.dataIdx >= 0 {
+				w.dropData[in.dataIdx] = true // it was code after all
+			}
+			text = in.text
+		}
+	default:
+		a := arg{Word: Word{Value: src, Static: true}}
+		t, _, ok := w.writtenText(c, a)
+		if !ok {
+			f, _ := w.diskText(c, a, "")
+			if f.State != FileText {
+				w.emit(c)
+				return
+			}
+			t = f.Text
+		}
+		text = t
+	}
+	if crontab {
+		text = CronCommands(text, false)
+	}
+	w.emit(c)
+	inner := *c
+	inner.stdin = nil
+	w.reparse(&inner, text, Origin{Kind: OriginShellStdin, Depth: c.origin.Depth + 1, Via: name}, nil, false)
+}
+
+// CronCommands is the commands of crontab lines, one a line: the five
+// schedule fields (or an @keyword) removed, and with system the user field
+// after them (/etc/crontab, /etc/cron.d). Comments and environment settings
+// (NAME=value) are dropped.
+func CronCommands(text string, system bool) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		skip := 5
+		if strings.HasPrefix(f[0], "@") {
+			skip = 1
+		} else if strings.Contains(f[0], "=") {
+			continue
+		}
+		if system {
+			skip++
+		}
+		if len(f) <= skip {
+			continue
+		}
+		// keep the command's own spacing: cut after the skipped fields
+		rest := strings.TrimLeft(line, " \t")
+		for i := 0; i < skip; i++ {
+			rest = strings.TrimLeft(rest[len(f[i]):], " \t")
+		}
+		b.WriteString(cronCut(rest))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func words(as []arg) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.Value
+	}
+	return out
+}
+
+// cronCut is a crontab command up to its first unescaped %: the rest is
+// handed to the command on stdin.
+func cronCut(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '%':
+			return s[:i]
+		}
+	}
+	return s
+}
