@@ -147,14 +147,19 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 	if j.disk(e, args, detail) {
 		return
 	}
-	switch name {
+	prog := programs.Lookup(name)
+	if prog.Is(programs.Permissions) { // chmod, chown, chgrp, chattr, setfacl
+		j.chmod(e, args, detail)
+		return
+	}
+	switch canon(prog, name) {
 	case "git":
 		j.git(e, args, detail)
 	case "rm", "unlink":
 		j.rm(all, i, e, args, detail)
 	case "rimraf":
 		j.rmWords(e, e.Argv[1:], true, true, detail)
-	case "npx", "bunx", "pnpx":
+	case "npx": // bunx, pnpx
 		// npx rimraf DIR: rimraf is rm -rf
 		for k, w := range e.Argv[1:] {
 			if w.Value == "rimraf" || strings.HasPrefix(w.Value, "rimraf@") {
@@ -169,18 +174,16 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 	case "find":
 		j.find(e, args, detail)
 	case "truncate":
-		j.writesTo(e, programs.Lookup(name).Parse(args).Pos, kindTruncate, detail)
-	case "tee", "sponge":
-		o := programs.Lookup(name).Parse(args)
+		j.writesTo(e, prog.Parse(args).Pos, kindTruncate, detail)
+	case "tee": // sponge
+		o := prog.Parse(args)
 		k := kindTruncate
 		if o.Has('a', "append") {
 			k = kindAppend
 		}
 		j.writesTo(e, o.Pos, k, detail)
-	case "chmod", "chown", "chgrp", "chattr", "setfacl":
-		j.chmod(e, args, detail)
 	default:
-		if programs.Is(name, programs.Copier) { // cp, mv, install, ln, rsync, scp, ...
+		if prog.Is(programs.Copier) { // cp, mv, install, ln, rsync, scp, ...
 			j.copyLike(e, args, detail)
 			return
 		}

@@ -123,7 +123,7 @@ func handsCode(e *parse.Exec) bool {
 	switch {
 	case p.Is(programs.Shell), p.Is(programs.Interpreter):
 		return true
-	case p.Is(programs.Downloader) && e.Name != "ssh":
+	case p.Is(programs.Downloader) && !p.Is(programs.Runner): // ssh runs remote commands: e.Remote
 		return true
 	}
 	return e.Remote // ssh HOST CMD

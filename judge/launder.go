@@ -258,8 +258,8 @@ func scriptOperand(name string, args []string) (string, bool) {
 				return args[k+1], true
 			}
 			return "", false
-		case a == "run" && (p.Name == "deno" || p.Name == "bun"):
-		case p.Name == "php" && a == "-f" && k+1 < len(args):
+		case p.RunVerb != "" && a == p.RunVerb: // deno run x.ts
+		case p.ScriptOpt != 0 && a == "-"+string(p.ScriptOpt) && k+1 < len(args): // php -f x.php
 			return args[k+1], true
 		case strings.HasPrefix(a, "--"):
 			switch a {

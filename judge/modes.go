@@ -114,7 +114,7 @@ func (j *judge) chmod(e *parse.Exec, args []string, detail string) {
 	}
 	o := parseOpts(args, "", "reference")
 	pos := o.Pos
-	if _, ref := o.Long["reference"]; !ref && len(pos) > 0 && e.Name != "chattr" && e.Name != "setfacl" {
+	if _, ref := o.Long["reference"]; !ref && len(pos) > 0 && programs.Lookup(e.Name).ModeOperand {
 		if e.Name == "chmod" && isSetuidMode(pos[0]) {
 			j.add(RulePrivSetuid, detail)
 		}

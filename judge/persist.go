@@ -3,6 +3,8 @@ package judge
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // PERSISTENCE-INSTALL (issue 12, class 6): installing something that runs
@@ -40,10 +42,11 @@ var _ = rules(Rule{ID: RulePersistenceInstall, Class: ClassOversight, Severity: 
 
 var _ = onExec(func(j *judge, x execution) {
 	args := x.args
-	switch x.e.Name {
+	p := programs.Lookup(x.e.Name)
+	switch canon(p, x.e.Name) {
 	case "crontab":
 		// crontab FILE or crontab - installs; -l lists, -r is its own rule.
-		o := parseOpts(args, "uc")
+		o := p.Parse(args)
 		if o.Has('l') || o.Has('r') {
 			return
 		}
@@ -51,7 +54,7 @@ var _ = onExec(func(j *judge, x execution) {
 			j.add(RulePersistenceInstall, x.detail)
 		}
 	case "systemctl":
-		if s := firstPos(args, "HMtpPsn"); s == "enable" || s == "link" || s == "add-wants" || s == "add-requires" || s == "preset" || s == "reenable" {
+		if s := firstOperand(p, args); s == "enable" || s == "link" || s == "add-wants" || s == "add-requires" || s == "preset" || s == "reenable" {
 			j.add(RulePersistenceInstall, x.detail)
 		}
 	case "launchctl":
@@ -65,10 +68,9 @@ var _ = onExec(func(j *judge, x execution) {
 	}
 })
 
-// firstPos is the first operand after options (withArg: short options
-// that take a value).
-func firstPos(args []string, withArg string) string {
-	o := parseOpts(args, withArg)
+// firstOperand is the first operand after the program's options.
+func firstOperand(p *programs.Program, args []string) string {
+	o := p.Parse(args)
 	if len(o.Pos) == 0 {
 		return ""
 	}

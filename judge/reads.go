@@ -42,34 +42,25 @@ func (j *judge) envDump(detail string) {
 
 // reads looks for secret files among the operands of commands that read.
 func (j *judge) reads(e *parse.Exec, args []string, detail string) {
-	name := e.Name
-	switch name {
-	case "env":
-		if onlyOptions(args) {
+	p := programs.Lookup(e.Name)
+	if p != nil && p.PrintsEnv != nil {
+		// env, printenv, export -p, set: the whole environment, or the
+		// variables printenv names
+		if p.PrintsEnv(args) {
 			j.envDump(detail)
 		}
-		return
-	case "printenv":
-		o := parseOpts(args, "")
-		if len(o.Pos) == 0 {
-			j.envDump(detail)
-		}
-		for _, v := range o.Pos {
-			if secretName(v) {
-				j.add(RuleSecretRead, detail)
-				if j.secretRead == "" {
-					j.secretRead = detail
+		if p.Name == "printenv" {
+			for _, v := range programs.Operands(args) {
+				if secretName(v) {
+					j.add(RuleSecretRead, detail)
+					if j.secretRead == "" {
+						j.secretRead = detail
+					}
 				}
 			}
 		}
 		return
-	case "set", "export", "declare", "typeset":
-		if len(args) == 0 || (len(args) == 1 && (args[0] == "-p" || args[0] == "-x" || args[0] == "-px")) {
-			j.envDump(detail)
-		}
-		return
 	}
-	p := programs.Lookup(name)
 	if p != nil && p.PrintsCredentials != nil && p.PrintsCredentials(args) {
 		j.secretReadHit(detail) // gh auth token, kubectl get secret -o yaml
 		if p.Is(programs.NonReader) {

@@ -83,8 +83,10 @@ var _ = onExec(func(j *judge, x execution) {
 		if _, ok := o.Long["remove-source-files"]; ok && len(o.Pos) >= 2 {
 			j.moveAway(e, o.Pos[:len(o.Pos)-1], o.Pos[len(o.Pos)-1], x.detail)
 		}
-	case "chmod", "chown", "chgrp", "chattr", "setfacl":
-		j.permsOfRoots(e, x.args, x.detail)
+	default:
+		if programs.Is(e.Name, programs.Permissions) { // chmod, chown, chgrp, chattr, setfacl
+			j.permsOfRoots(e, x.args, x.detail)
+		}
 	}
 })
 
@@ -160,16 +162,16 @@ func (j *judge) permsOfRoots(e *parse.Exec, args []string, detail string) {
 		}
 		ops = append(ops, a)
 	}
-	if len(ops) < 2 && e.Name != "chattr" && e.Name != "setfacl" {
+	if len(ops) < 2 && programs.Lookup(e.Name).ModeOperand {
 		return
 	}
 	harmful, unreadable := false, false
-	switch e.Name {
+	switch canon(programs.Lookup(e.Name), e.Name) {
 	case "chmod":
 		harmful = lockoutMode(ops[0]) || openMode(ops[0])
 		unreadable = noOwnerRead(ops[0])
 		ops = ops[1:]
-	case "chown", "chgrp":
+	case "chown": // chgrp
 		harmful = !j.ownUser(ops[0])
 		ops = ops[1:]
 	case "chattr":

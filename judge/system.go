@@ -60,7 +60,8 @@ var _ = rules(
 
 // system judges privilege, system, infrastructure and data commands.
 func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
-	switch e.Name {
+	prog := programs.Lookup(e.Name)
+	switch canon(prog, e.Name) {
 	case "sudo", "doas", "pkexec", "run0":
 		// reached only when nothing was unwrapped: sudo -i, sudo -s, sudo su
 		if len(args) > 0 && onlyOptions(args) && !containsAny(args, "-i", "-s", "--login", "--shell") {
@@ -108,9 +109,9 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 		}
 	case "killall5":
 		j.add(RuleSysKillAll, detail)
-	case "pkill", "killall":
-		o := parseOpts(args, "u", "user")
-		if len(o.Pos) == 0 && (o.Values["u"] != "" || o.Long["user"] != "") {
+	case "pkill": // killall, skill, slay
+		o := prog.Parse(args)
+		if len(o.Pos) == 0 && o.Value('u', "user") != "" {
 			j.add(RuleSysKillAll, detail)
 		}
 	case "iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft":
@@ -137,17 +138,16 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 			j.add(RuleSysFirewallFlush, detail)
 		}
 	case "crontab":
-		o := parseOpts(args, "u")
-		if o.Short['r'] {
+		if prog.Parse(args).Short['r'] {
 			j.add(RuleSysCrontabRemove, detail)
 		}
 	}
 	// Infrastructure, cluster, cloud and database programs: the model says
 	// what tears down what they manage (Destroys) and which run SQL.
-	if p := programs.Lookup(e.Name); p.Is(programs.Database) && p.Destroys == nil {
+	if prog.Is(programs.Database) && prog.Destroys == nil {
 		j.sql(all, i, e, args, detail)
-	} else if p != nil {
-		j.destroys(p, args, detail)
+	} else if prog != nil {
+		j.destroys(prog, args, detail)
 	}
 	j.orm(e, args, detail)
 }

@@ -31,9 +31,10 @@ var _ = rules(Rule{ID: RuleSentinelDisable, Class: ClassOversight, Severity: Sev
 var guardCommands = map[string]bool{"uninstall": true, "install": true, "keygen": true, "grade": true}
 
 var _ = onExec(func(j *judge, x execution) {
-	switch x.e.Name {
-	case "pkill", "killall", "skill", "slay":
-		for _, a := range programs.Parse(x.args, programs.S("dgGPstuUFoy", "signal", "euid", "uid", "group", "session", "terminal", "parent", "pgroup", "pidfile", "older-than", "younger-than", "user")).Pos {
+	p := programs.Lookup(x.e.Name)
+	switch canon(p, x.e.Name) {
+	case "pkill": // killall, skill, slay
+		for _, a := range p.Parse(x.args).Pos {
 			if namesGuard(a) {
 				j.add(RuleSentinelDisable, x.detail)
 				return

@@ -30,9 +30,10 @@ var _ = register(
 	&Program{Name: "dd", Kind: Reader | Writer, Outputs: ddOutputs},
 	&Program{Name: "truncate", Kind: Writer | NonReader, Opts: S("sr", "size", "reference")},
 	&Program{Name: "sed", Kind: Reader | Writer, Opts: S("ef", "expression", "file")},
-	&Program{Name: "chmod", Kind: Writer | NonReader, Opts: S("", "reference")},
-	&Program{Name: "chown", Names: []string{"chgrp"}, Kind: Writer | NonReader, Opts: S("", "reference", "from")},
-	&Program{Name: "chattr", Names: []string{"setfacl"}, Kind: Writer | NonReader},
+	&Program{Name: "chmod", Kind: Writer | NonReader | Permissions, Opts: S("", "reference"), ModeOperand: true},
+	&Program{Name: "chown", Names: []string{"chgrp"}, Kind: Writer | NonReader | Permissions, Opts: S("", "reference", "from"), ModeOperand: true},
+	&Program{Name: "chattr", Kind: Writer | NonReader | Permissions},
+	&Program{Name: "setfacl", Kind: Writer | NonReader | Permissions},
 	&Program{Name: "touch", Names: []string{"mkdir"}, Kind: Writer | NonReader},
 	&Program{Name: "tar", Names: []string{"bsdtar"}, Kind: Reader | Writer | Archiver, Opts: tarSpec, Unpacks: tarUnpacks},
 	&Program{Name: "unzip", Kind: Writer, Opts: unzipSpec, Unpacks: unzipUnpacks},
@@ -53,7 +54,7 @@ var _ = register(
 	&Program{Name: "tree", Kind: NonReader | Lister},
 	&Program{Name: "locate", Names: []string{"plocate", "mlocate"}, Kind: NonReader | Lister},
 	&Program{Name: "stat", Names: []string{"file", "realpath", "readlink", "dirname", "basename", "du", "wc", "lsof", "getfacl", "test", "[", "[["}, Kind: NonReader},
-	&Program{Name: "cd", Names: []string{"pushd", "popd", "which", "type", "man", "export", "true", "false", "code", "whereis"}, Kind: NonReader},
+	&Program{Name: "cd", Names: []string{"pushd", "popd", "which", "type", "man", "true", "false", "code", "whereis"}, Kind: NonReader},
 	&Program{Name: "ssh-add", Names: []string{"ssh-keygen", "ssh-copy-id"}, Kind: NonReader},
 )
 

@@ -46,6 +46,7 @@ const (
 	Infra                            // provisions infrastructure (terraform, pulumi): Destroys tears it down
 	Cluster                          // manages a cluster (kubectl, helm): Destroys deletes its resources
 	Cloud                            // a cloud provider's CLI: Destroys deletes or terminates its resources
+	Permissions                      // changes modes, owners, attributes or ACLs (chmod, chown, chattr, setfacl)
 )
 
 // Has reports whether k includes every kind in want.
@@ -121,6 +122,16 @@ type Program struct {
 	// npm scripts, a deb's maintainer scripts, build.rs, a formula); go
 	// install only builds.
 	InstallRunsCode bool
+	// ModeOperand: the first operand is the mode or owner, not a file
+	// (chmod MODE F, chown USER F), unless --reference gives it.
+	ModeOperand bool
+	// PrintsEnv reports whether the arguments make it print the whole
+	// environment (env, printenv, export -p, declare -x, set).
+	PrintsEnv func(args []string) bool
+	// RunVerb is the subcommand before a script (deno run x.ts, bun run);
+	// ScriptOpt the option whose value is the script (php -f x.php).
+	RunVerb   string
+	ScriptOpt byte
 }
 
 // Is reports whether p is non-nil and of every kind in k.

@@ -143,3 +143,21 @@ func TestFindActs(t *testing.T) {
 		t.Error("FindActs/FindRuns of a test or -delete")
 	}
 }
+
+// A name with its own digits is its own program, not a version of another
+// (killall5 signals every process; killall kills by name).
+func TestOwnDigits(t *testing.T) {
+	for name, want := range map[string]string{"killall5": "killall5", "killall": "pkill", "skill": "pkill",
+		"sponge": "tee", "chgrp": "chown", "setfacl": "setfacl", "pip3.11": "pip", "bunx": "npx", "tofu": "terraform"} {
+		if p := Lookup(name); p == nil || p.Name != want {
+			t.Errorf("Lookup(%s) = %v, want %s", name, p, want)
+		}
+	}
+	if !Lookup("export").PrintsEnv([]string{"-p"}) || Lookup("export").PrintsEnv([]string{"A=1"}) ||
+		!Lookup("env").PrintsEnv([]string{"-0"}) || Lookup("env").PrintsEnv([]string{"-u", "X", "ls"}) {
+		t.Error("PrintsEnv")
+	}
+	if !Is("chattr", Permissions) || Lookup("chattr").ModeOperand || !Lookup("chgrp").ModeOperand {
+		t.Error("Permissions / ModeOperand")
+	}
+}

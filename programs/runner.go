@@ -15,7 +15,8 @@ var _ = register(
 		"group", "supp-group", "shell", "whitelist-environment", "user")},
 	&Program{Name: "sg", Kind: Runner | Privilege},
 	&Program{Name: "machinectl", Kind: Privilege},
-	&Program{Name: "env", Kind: Runner | NonReader, Opts: S("uCSP", "unset", "chdir", "split-string")},
+	&Program{Name: "env", Kind: Runner | NonReader, Opts: S("uCSP", "unset", "chdir", "split-string"),
+		PrintsEnv: func(a []string) bool { return len(Operands(a)) == 0 }}, // env with no command prints it
 	&Program{Name: "command", Kind: Runner | NonReader},
 	&Program{Name: "builtin", Names: []string{"nohup", "busybox"}, Kind: Runner},
 	&Program{Name: "setsid", Names: []string{"unbuffer", "caffeinate"}, Kind: Runner, Run: RunAfterOptions},
@@ -40,5 +41,5 @@ var _ = register(
 		Opts: S("tSG", "target", "setuid", "setgid")},
 	&Program{Name: "script", Kind: Runner, Opts: S("cEIOBT", "command", "echo", "log-in", "log-out", "log-io", "log-timing", "output-limit")},
 	&Program{Name: "eval", Names: []string{"source", ".", "trap"}, Kind: Runner},
-	&Program{Name: "at", Names: []string{"batch", "crontab"}, Kind: Scheduler},
+	&Program{Name: "at", Names: []string{"batch"}, Kind: Scheduler},
 )
