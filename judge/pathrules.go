@@ -199,7 +199,7 @@ func (j *judge) locate(p string) location {
 			}
 		}
 	}
-	if systemDirs[p] {
+	if systemDirs[p] || winSystemDir(p) {
 		return locSystem
 	}
 	if j.home != "" && p == j.home {

@@ -154,6 +154,9 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			case p.Is(programs.Scheduler):
 				w.schedule(c, name)
 				return output{srcs: []string{name}, data: -1}
+			case p.Is(programs.Shell) && p.Lang != "":
+				w.winShell(c, programs.WinName(name), p.Lang) // cmd, powershell: winshell.go
+				return output{srcs: []string{name}, data: -1}
 			case programs.ShellSyntax(name):
 				w.shell(sc, c, name)
 				return output{srcs: []string{name}, data: -1}
