@@ -162,13 +162,14 @@ import (
 )
 
 // parseBudget bounds one parse: tree-sitter's parse is linear on code that
-// parses, but a cancelled parse (syntax error, or over the budget) is
-// reported as not analysed and the caller falls back to its text scan.
+// parses. A parse over the budget is ErrLimit (the caller must treat the
+// code as unjudged: package parse reports it, the judge asks, or denies
+// unattended); one a syntax error stopped is ErrSyntax.
 // It is wall time, so it is set far above a normal parse (~0.1 ms for a
 // one-liner, a few ms for 256 KiB) and well below the hook's 2 s deadline:
 // at 25 ms a loaded machine (load 30 on 2 cores) cut ordinary one-liners
 // and the same call was judged differently.
-const parseBudget = 100 * time.Millisecond
+var parseBudget = 100 * time.Millisecond // a var for the test that makes it run out
 
 // grammar is one language's parser state, built on first use.
 type grammar struct {
@@ -238,8 +239,10 @@ func (g *grammar) parse(code string) (*node, bool) {
 		g.parsers.Put(p) // deleted otherwise
 	}
 	switch {
-	case n == -2 || n == -3:
+	case n == -2:
 		panic(errTooBig)
+	case n == -3:
+		panic(errLate)
 	case n <= 0:
 		return nil, false
 	}

@@ -18,6 +18,7 @@ package interp
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"unicode/utf8"
 
@@ -122,8 +123,10 @@ type Options struct {
 	Tainted bool
 }
 
-// Limits. Code over MaxBytes or a tree over maxNodes is not analysed
-// (ErrLimit): the caller must treat it as code it could not read.
+// Limits. Code over MaxBytes, a tree over maxNodes or a parse over
+// parseBudget is not analysed (an error that Is ErrLimit, saying which):
+// the caller must treat it as code it could not read, never fall back to
+// a weaker reading and allow.
 const (
 	MaxBytes = 256 << 10
 	maxNodes = 200_000
@@ -178,16 +181,23 @@ func analyze(code, lang string, opt Options, depth int) (f *Facts, err error) {
 	if !ok {
 		return nil, ErrLang
 	}
-	if len(code) > MaxBytes || depth > maxDepth {
-		return nil, ErrLimit
+	if len(code) > MaxBytes {
+		return nil, fmt.Errorf("%w: %d bytes, over %d KiB", ErrLimit, len(code), MaxBytes>>10)
+	}
+	if depth > maxDepth {
+		return nil, fmt.Errorf("%w: code decoded more than %d times over", ErrLimit, maxDepth)
 	}
 	if !utf8.ValidString(code) {
 		return nil, ErrSyntax
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			if r == errTooBig {
-				f, err = nil, ErrLimit
+			switch r {
+			case errTooBig:
+				f, err = nil, fmt.Errorf("%w: over %d syntax nodes", ErrLimit, maxNodes)
+				return
+			case errLate:
+				f, err = nil, fmt.Errorf("%w: its parse took over %s", ErrLimit, parseBudget)
 				return
 			}
 			panic(r)
@@ -206,7 +216,10 @@ func analyze(code, lang string, opt Options, depth int) (f *Facts, err error) {
 	return &e.facts, nil
 }
 
-var errTooBig = errors.New("too many nodes")
+var (
+	errTooBig = errors.New("too many nodes")
+	errLate   = errors.New("parse over its budget")
+)
 
 // node is one syntax node, copied out of tree-sitter.
 type node struct {

@@ -2,8 +2,10 @@ package interp
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 var opt = Options{Home: "/home/u", Cwd: "/home/u/proj"}
@@ -164,15 +166,16 @@ func TestErrors(t *testing.T) {
 		{"perl", "print 1", ErrLang},
 		{"python", "def (:", ErrSyntax},
 		{"python", strings.Repeat("x", MaxBytes+1), ErrLimit},
+		{"python", "x = [" + strings.Repeat("1,", 120_000) + "]", ErrLimit}, // over maxNodes
 		{"js", "\xff", ErrSyntax},
 		{"python", strings.Repeat("(", 5000) + strings.Repeat(")", 5000), nil},
 		{"python", strings.Repeat("'a' + ", 2000) + "'b'", nil},
 	} {
 		_, err := Analyze(c.code, c.lang, opt)
-		if c.want == nil && err == ErrLimit {
+		if c.want == nil && errors.Is(err, ErrLimit) {
 			continue // large inputs may meet the time budget on a busy machine
 		}
-		if err != c.want {
+		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
 			t.Errorf("%s %.20q: err %v, want %v", c.lang, c.code, err, c.want)
 		}
 	}
@@ -189,5 +192,22 @@ func TestCancelledParse(t *testing.T) {
 				t.Fatalf("%s: %v", l, err)
 			}
 		}
+	}
+}
+
+// TestParseOverBudget: a parse that runs out of its time budget is
+// ErrLimit saying so, never a syntax error the caller could read as text.
+func TestParseOverBudget(t *testing.T) {
+	old := parseBudget
+	parseBudget = time.Microsecond
+	defer func() { parseBudget = old }()
+	code := strings.Repeat("print(1)\n", 20000)
+	_, err := Analyze(code, "python", Options{})
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "parse took over") {
+		t.Fatalf("err %v, want ErrLimit for the time budget", err)
+	}
+	parseBudget = old
+	if _, err := Analyze(strings.Repeat("print(1)\n", 100), "python", Options{}); err != nil {
+		t.Fatalf("with the budget back: %v", err)
 	}
 }

@@ -48,6 +48,9 @@ func Decide(c Call, env Env) (d Decision) {
 	}
 	d = finish(j.hits, unatt)
 	d.Facts = j.facts()
+	if j.unjudged != "" {
+		d.Error = j.unjudged // an error decision: the register says so
+	}
 	return d
 }
 
@@ -118,7 +121,8 @@ type judge struct {
 	gitAliases map[string]string
 	aliasDepth int
 
-	sess *sessionState // files read and facts left (scriptfile.go, session.go)
+	sess     *sessionState // files read and facts left (scriptfile.go, session.go)
+	unjudged string        // code the call runs that could not be judged (scriptfile.go)
 }
 
 func newJudge(c Call, env Env) *judge {

@@ -182,12 +182,25 @@ func fromDisk(e *parse.Exec) bool {
 	return strings.HasPrefix(e.Origin.Via, "file ")
 }
 
-// unreadableScript judges the run of a script that could not be read.
+// unreadableScript judges the run of a script that could not be read, and
+// interpreter code over the grammar's limits (SENTINEL-UNJUDGED: the call
+// is an error decision, registered as such).
 func (j *judge) unreadableScript(e *parse.Exec, detail string) bool {
-	if e.RunsCode == nil || e.RunsCode.How != parse.HowUnreadableFile {
+	if e.RunsCode == nil {
 		return false
 	}
-	j.add(RuleScriptUnreadable, detail+": "+strings.Join(e.RunsCode.Sources, "; "))
+	why := strings.Join(e.RunsCode.Sources, "; ")
+	switch e.RunsCode.How {
+	case parse.HowUnreadableFile:
+		j.add(RuleScriptUnreadable, detail+": "+why)
+	case parse.HowUnjudgedCode:
+		j.add(RuleSentinelUnjudged, detail+": "+why)
+		if j.unjudged == "" {
+			j.unjudged = why + ": not judged"
+		}
+	default:
+		return false
+	}
 	return true
 }
 

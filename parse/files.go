@@ -43,9 +43,15 @@ type Written struct {
 	Text string `json:"-"`
 }
 
-// HowUnreadableFile is DynamicCode.How for a script file that is there but
-// could not be read.
-const HowUnreadableFile = "unreadable-file"
+// DynamicCode.How values for code the caller must treat as unjudged.
+const (
+	// HowUnreadableFile: a script file that is there but could not be read.
+	HowUnreadableFile = "unreadable-file"
+	// HowUnjudgedCode: interpreter code over the grammar's limits (size,
+	// syntax nodes, parse time; package interp's ErrLimit), Sources[0]
+	// saying which.
+	HowUnjudgedCode = "unjudged-code"
+)
 
 // diskText asks Options.Files about the file a static word names, for a
 // run by lang's interpreter ("" the shell).

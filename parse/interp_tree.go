@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/interp"
@@ -27,6 +28,16 @@ func (w *walker) treeCode(c *cmd, code, lang string, o Origin) bool {
 		return false
 	}
 	f, err := interp.Analyze(code, lang, interp.Options{Home: w.opt.Home, Cwd: c.dir, Tainted: w.taint})
+	if errors.Is(err, interp.ErrLimit) {
+		// Over the size, node or time limit: the code is not judged, and
+		// says so (the judge asks, or denies unattended). The text scan
+		// still runs: what it finds counts as well.
+		u := *c
+		u.stdin = nil
+		u.runs = &DynamicCode{How: HowUnjudgedCode, Sources: []string{lang + " " + strings.TrimPrefix(err.Error(), "interp: ")}}
+		w.emit(&u)
+		return false
+	}
 	if err != nil {
 		return false
 	}

@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sentinel-guard/sentinel/register"
 )
 
 // Session memory through the real binary and a real register: a call
@@ -99,5 +102,27 @@ func TestSessionMemoryLocked(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(s.state, "journal.jsonl"))
 	if !strings.Contains(string(b), "session memory not read") {
 		t.Errorf("the journal does not note the memory:\n%s", b)
+	}
+}
+
+// TestInterpUnjudgedRegistered: interpreter code over the grammar's limits
+// is asked about (denied unattended) and registered as an error entry
+// with SENTINEL-UNJUDGED and the limit in its reason.
+func TestInterpUnjudgedRegistered(t *testing.T) {
+	s := newSandbox(t, "")
+	big := "python3 -c 'x = [" + strings.Repeat("1,", 120_000) + "]'"
+	for i, c := range []struct {
+		env  []string
+		want string
+	}{{nil, "ask"}, {[]string{"SENTINEL_UNATTENDED=1"}, "deny"}} {
+		id := fmt.Sprintf("big%d", i)
+		r := s.run(payload(id, big), c.env...)
+		if got := r.decision(t); got != c.want || !strings.Contains(r.stdout, "SENTINEL-UNJUDGED") {
+			t.Errorf("got %s, want %s\nstdout: %.300s", got, c.want, r.stdout)
+		}
+		es, err := s.openRegister().FindByToolUseID(id)
+		if err != nil || len(es) != 1 || es[0].Kind != register.KindError || !strings.Contains(es[0].Reason, "code over the analysis limit") {
+			t.Errorf("entry: %+v %v", es, err)
+		}
 	}
 }
