@@ -281,6 +281,9 @@ func scriptOperand(name string, args []string) (string, bool) {
 					}
 					break
 				}
+				if strings.IndexByte(p.Attached, a[c]) >= 0 {
+					break // perl -Mstrict, -i.bak: the rest of the word is its value
+				}
 			}
 		default:
 			return a, true

@@ -2,14 +2,17 @@ package parse
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // interpreter finds the code an interpreter runs: a one-liner (python -c,
 // node -e, perl -e, ruby -e, php -r, deno eval), a script file, or stdin.
 func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
-	code, flag, found, script := interpCode(c.argv[1:], lang)
+	code, flag, found, script := interpCode(c.argv[1:], programs.Lookup(name))
 	switch {
 	case found && code != nil && code.Static:
 		w.emit(c)
@@ -46,7 +49,11 @@ func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
 
 // interpCode finds the code argument. script is true when the interpreter
 // runs a file or module rather than stdin.
-func interpCode(args []arg, lang string) (code *arg, flag string, found, script bool) {
+func interpCode(args []arg, p *programs.Program) (code *arg, flag string, found, script bool) {
+	if p == nil {
+		return nil, "", false, false
+	}
+	lang := p.Lang
 	var parts []arg
 	var codeFlag string
 	take := func(a arg, f string) {
@@ -59,10 +66,9 @@ func interpCode(args []arg, lang string) (code *arg, flag string, found, script 
 		}
 		return nil, "eval", true, false
 	}
-	codeShort := map[string]string{"python": "c", "js": "ep", "perl": "eE", "ruby": "e", "php": "rBRE"}[lang]
-	withArg := map[string]string{"python": "WXm", "js": "r", "perl": "", "ruby": "rIC", "php": "dcfz"}[lang]
-	// Options whose value is attached to them (perl -i.bak, -Mmod).
-	attached := map[string]string{"perl": "iIMmlx0dDC", "ruby": "iIx0lKTWEF", "php": "", "python": "", "js": ""}[lang]
+	// The program model's grammar: the options whose value is code, those
+	// that take a value, those whose value is attached (perl -i.bak, -Mmod).
+	codeShort, withArg, attached := p.Inline, p.Opts.Short, p.Attached
 	i := 0
 loop:
 	for i < len(args) {
@@ -78,14 +84,14 @@ loop:
 		if strings.HasPrefix(v, "--") {
 			name, val, hasVal := strings.Cut(v[2:], "=")
 			switch {
-			case lang == "js" && (name == "eval" || name == "print"):
+			case slices.Contains(p.InlineLong, name):
 				if hasVal {
 					take(arg{Word: Word{Value: val, Static: true}}, "--"+name)
 				} else if i+1 < len(args) {
 					take(args[i+1], "--"+name)
 					i++
 				}
-			case lang == "js" && !hasVal && (name == "require" || name == "import" || name == "loader"):
+			case !hasVal && p.Opts.TakesLong(name):
 				i++
 			}
 			i++
@@ -108,7 +114,7 @@ loop:
 					break loop // the rest are arguments of the code
 				}
 				continue loop
-			case lang == "python" && ch == "m":
+			case ch == p.Module:
 				return nil, "", false, true
 			case strings.Contains(withArg, ch):
 				if j+1 == len(v) {

@@ -12,11 +12,11 @@ var _ = register(
 	&Program{Name: "python", Names: []string{"python2", "python3", "pypy", "pypy3"}, Kind: Interpreter | TaskRunner, Lang: "python",
 		Opts: S("WXQ"), Inline: "c", Module: "m"},
 	&Program{Name: "node", Names: []string{"nodejs"}, Kind: Interpreter, Lang: "js",
-		Opts: S("r", "require", "import", "loader"), Inline: "ep", Check: "c"},
-	&Program{Name: "deno", Kind: Interpreter, Lang: "js", Opts: S("r"), Inline: "ep", RunVerb: "run"},
-	&Program{Name: "bun", Kind: Interpreter | PkgManager | TaskRunner, Lang: "js", Opts: S("r"), Inline: "ep", RunVerb: "run",
+		Opts: S("r", "require", "import", "loader"), Inline: "ep", InlineLong: jsInlineLong, Check: "c"},
+	&Program{Name: "deno", Kind: Interpreter, Lang: "js", Opts: S("r"), Inline: "ep", InlineLong: jsInlineLong, RunVerb: "run"},
+	&Program{Name: "bun", Kind: Interpreter | PkgManager | TaskRunner, Lang: "js", Opts: S("r"), Inline: "ep", InlineLong: jsInlineLong, RunVerb: "run",
 		Installs: []string{"install", "add"}, InstallRunsCode: true, Manifest: "package.json"},
-	&Program{Name: "perl", Kind: Interpreter, Lang: "perl", Opts: S("IMmx"), Inline: "eE", Attached: "iIMmlx0dDC", Check: "c"},
+	&Program{Name: "perl", Kind: Interpreter, Lang: "perl", Opts: S("I"), Inline: "eE", Attached: "iIMmlx0dDC", Check: "c"},
 	&Program{Name: "ruby", Names: []string{"jruby"}, Kind: Interpreter, Lang: "ruby", Opts: S("IrC"), Inline: "e", Attached: "iIx0lKTWEF", Check: "c"},
 	&Program{Name: "php", Kind: Interpreter | TaskRunner, Lang: "php", Opts: S("cdfz"), Inline: "rBRE", Check: "l", ScriptOpt: 'f'},
 	&Program{Name: "lua", Names: []string{"luajit"}, Kind: Interpreter, Lang: "lua", Opts: S("l"), Inline: "e"},
@@ -25,6 +25,8 @@ var _ = register(
 	&Program{Name: "osascript", Kind: Interpreter, Lang: "applescript", Inline: "e"},
 	&Program{Name: "awk", Names: []string{"gawk", "mawk", "nawk"}, Kind: Reader, Lang: "awk", Opts: S("fvF")},
 )
+
+var jsInlineLong = []string{"eval", "print"}
 
 // Scanned reports the languages whose code package parse reads.
 func Scanned(lang string) bool {

@@ -13,6 +13,9 @@ type Spec struct {
 // S builds a Spec.
 func S(short string, long ...string) Spec { return Spec{Short: short, Long: long} }
 
+// TakesLong reports a long option (without "--") that takes a value.
+func (s Spec) TakesLong(name string) bool { return s.longTakes(name) }
+
 func (s Spec) longTakes(name string) bool {
 	for _, l := range s.Long {
 		if l == name {

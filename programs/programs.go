@@ -73,8 +73,10 @@ type Program struct {
 	// Opts is the option grammar: which options take a value.
 	Opts Spec
 	// Inline are the short options whose value (or next word) is code to run
-	// (python -c, node -e, perl -e, sh -c).
-	Inline string
+	// (python -c, node -e, perl -e, sh -c); InlineLong the long ones
+	// (node --eval, --print).
+	Inline     string
+	InlineLong []string
 	// Attached are options whose value is written onto them (perl -i.bak).
 	Attached string
 	// Module is the option that runs a module instead of a script
