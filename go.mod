@@ -10,10 +10,17 @@ require (
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/secure-systems-lab/go-securesystemslib v0.11.1
 	github.com/sigstore/rekor v1.5.4
 	github.com/sigstore/sigstore v1.10.11
 	github.com/spf13/cobra v1.10.2
 	github.com/transparency-dev/merkle v0.0.2
+	github.com/tree-sitter/go-tree-sitter v0.25.0
+	github.com/tree-sitter/tree-sitter-javascript v0.23.1
+	github.com/tree-sitter/tree-sitter-php v0.23.11
+	github.com/tree-sitter/tree-sitter-python v0.23.6
+	github.com/tree-sitter/tree-sitter-ruby v0.23.1
 	golang.org/x/sys v0.47.0
 	golang.org/x/term v0.45.0
 	mvdan.cc/sh/v3 v3.14.1
@@ -49,16 +56,12 @@ require (
 	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/mattn/go-pointer v0.0.1 // indirect
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/oklog/ulid/v2 v2.1.1 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
-	github.com/secure-systems-lab/go-securesystemslib v0.11.1 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/sigstore/protobuf-specs v0.5.2 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
-	github.com/tree-sitter/go-tree-sitter v0.25.0 // indirect
-	github.com/tree-sitter/tree-sitter-javascript v0.23.1 // indirect
-	github.com/tree-sitter/tree-sitter-php v0.23.11 // indirect
-	github.com/tree-sitter/tree-sitter-python v0.23.6 // indirect
-	github.com/tree-sitter/tree-sitter-ruby v0.23.1 // indirect
 	github.com/youmark/pkcs8 v0.0.0-20240726163527-a2c0da244d78 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/otel v1.44.0 // indirect

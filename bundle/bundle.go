@@ -79,6 +79,27 @@ type Bundle struct {
 	Header
 	Entries []*register.Entry `json:"entries"` // in memory; nil when streamed
 	path    string
+	// Progress, when set, hears how many bytes of the file each streamed
+	// pass (Each) has read, of size, now and then (a terminal's bar).
+	Progress func(read, size int64) `json:"-"`
+}
+
+// countingReader tells progress how far a pass through the file is.
+type countingReader struct {
+	r          io.Reader
+	read, size int64
+	last       int64
+	progress   func(read, size int64)
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.read += int64(n)
+	if c.read-c.last >= 1<<20 {
+		c.last = c.read
+		c.progress(c.read, c.size)
+	}
+	return n, err
 }
 
 // Selection says which entries a disclosure level applies to.
@@ -368,7 +389,15 @@ func (b *Bundle) Each(fn func(*register.Entry) error) error {
 	}
 	defer f.Close()
 	var h Header
-	return decode(bufio.NewReaderSize(f, 1<<16), &h, fn)
+	var r io.Reader = f
+	if b.Progress != nil {
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		r = &countingReader{r: f, size: fi.Size(), progress: b.Progress}
+	}
+	return decode(bufio.NewReaderSize(r, 1<<16), &h, fn)
 }
 
 // Records are the bundle's register seals as seal records.

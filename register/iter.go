@@ -17,16 +17,31 @@ func (r *Register) QueryEach(f Filter, fn func(e *Entry) error) error {
 	}
 	defer rows.Close()
 	var e Entry
-	for rows.Next() {
+	for n := 1; rows.Next(); n++ {
 		e = Entry{}
 		if err := scanEntry(rows, &e); err != nil {
 			return r.wrap(err)
 		}
+		r.report(n, e.Seq)
 		if err := fn(&e); err != nil {
 			return err
 		}
 	}
 	return r.wrap(rows.Err())
+}
+
+// SetProgress makes the register's long reads (Each, Verify, VerifyAfter,
+// EachChecked, QueryEach and the joins) call fn now and then, from the
+// reading goroutine, with the sequence number of the entry they reached:
+// ascending, but descending for QueryEach. A terminal's progress bar is
+// drawn from it (cmd/sentinel); nil turns it off.
+func (r *Register) SetProgress(fn func(seq int64)) { r.progress = fn }
+
+// report calls the progress function for every 1024th row n.
+func (r *Register) report(n int, seq int64) {
+	if r.progress != nil && n%1024 == 0 {
+		r.progress(seq)
+	}
 }
 
 // DeniesThatRan calls fn, in sequence order of the outcome, for every

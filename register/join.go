@@ -106,7 +106,7 @@ func (r *Register) eachJoined(q string, w TimeWindow, fn func(j *Joined) error) 
 	defer rows.Close()
 	var j Joined
 	var e Entry
-	for rows.Next() {
+	for n := 1; rows.Next(); n++ {
 		var us int64
 		var rules string
 		var out sql.NullInt64
@@ -123,6 +123,7 @@ func (r *Register) eachJoined(q string, w TimeWindow, fn func(j *Joined) error) 
 		if out.Valid {
 			j.OutcomeSeq, j.Failed = out.Int64/2, out.Int64%2 == 1
 		}
+		r.report(n, j.Seq)
 		if err := fn(&j); err != nil {
 			return err
 		}

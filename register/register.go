@@ -35,6 +35,10 @@ type Register struct {
 	readOnly bool
 	warnings []string
 
+	// progress, when set, hears the sequence number reached by long reads
+	// (SetProgress).
+	progress func(seq int64)
+
 	mu     sync.Mutex // serialises this process's appends (other processes: BEGIN IMMEDIATE)
 	idOnce sync.Once
 	id     string

@@ -103,6 +103,9 @@ func (r *Register) streamOn(conn *sql.Conn, from int64, fn func(*Entry, error) b
 					return nil
 				}
 			}
+			if r.progress != nil && b.n > 0 {
+				r.progress(b.es[b.n-1].Seq)
+			}
 			free <- b
 		}
 		return readErr

@@ -137,6 +137,7 @@ key for --seal.`,
 				default:
 					defer reg.Close()
 					o.Register, o.Open = outcome.Entries(reg), reg
+					defer registerProgress(cmd, reg, "reading the register", asJSON, false)()
 					o.Verify = censusVerify(reg)
 				}
 			}

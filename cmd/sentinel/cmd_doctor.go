@@ -302,6 +302,9 @@ Exit codes: 0 no check failed (warnings allowed), 1 a check failed.`,
 			if err != nil {
 				project = ""
 			}
+			chainProgress = func(r *register.Register) func() {
+				return registerProgress(cmd, r, "verifying the chain", asJSON, false)
+			}
 			rep := runDoctor(project)
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())

@@ -89,6 +89,7 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 				return registerError(regPath, err)
 			}
 			defer reg.Close()
+			defer registerProgress(cmd, reg, "exporting", asJSON, false)()
 			if recs, _ := seal.Records(reg.DB(), seal.SubjectRegister); len(recs) > 0 && pubPEM == nil {
 				return failCode("no_key", "the register has seals but there is no operator public key at %s", seal.PublicKeyPath(keyPath))
 			}

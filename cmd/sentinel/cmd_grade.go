@@ -172,6 +172,7 @@ would take.`,
 				return err
 			}
 			defer r.Close()
+			defer registerProgress(cmd, r, "reading the register", gJSON, false)()
 			if ungraded {
 				fs, err := ungradedFlags(r)
 				if err != nil {

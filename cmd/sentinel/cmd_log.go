@@ -270,6 +270,7 @@ Exit codes: 0 printed (an empty register prints nothing), 3 usage,
 			if n, err := reg.JournalPending(); err == nil && n > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: %d more entries wait in the fallback journal (not shown); the next hook call merges them\n", n)
 			}
+			defer registerProgress(cmd, reg, "reading", asJSON, true)()
 			if err := streamLog(cmd.OutOrStdout(), reg, f, asJSON); err != nil {
 				return fail(exitError, "%v", err)
 			}

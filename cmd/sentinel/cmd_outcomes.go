@@ -69,6 +69,7 @@ transcripts could not be read, 5 no register.`,
 					return fail(exitError, "%v", err)
 				}
 			}
+			defer registerProgress(cmd, r, "joining", asJSON, false)()
 			w := cmd.OutOrStdout()
 			brs, err := streamOutcomes(w, r, answers, all, asJSON, transcripts)
 			if err != nil {

@@ -168,7 +168,7 @@ bundle or stops.json could not be read.`,
 			var arts []*seal.Record
 			if bundlePath != "" {
 				var closeFn func()
-				if each, _, closeFn, err = replayBundle(bundlePath); err != nil {
+				if each, _, closeFn, err = replayBundle(bundlePath, nil); err != nil {
 					return err
 				}
 				defer closeFn()

@@ -76,7 +76,7 @@ bundle, configuration or must-keep file, 5 no register.`,
 			if err != nil {
 				return err
 			}
-			src, source, closeFn, err := replaySource(bundlePath)
+			src, source, closeFn, err := replaySource(cmd, bundlePath, asJSON)
 			if err != nil {
 				return err
 			}
@@ -155,16 +155,19 @@ func replayEnv() judge.Env {
 }
 
 // replaySource streams the local register (with its indexes), or a bundle.
-func replaySource(bundlePath string) (protocol.Source, string, func(), error) {
+func replaySource(cmd *cobra.Command, bundlePath string, asJSON bool) (protocol.Source, string, func(), error) {
 	if bundlePath != "" {
-		each, name, closeFn, err := replayBundle(bundlePath)
+		each, name, closeFn, err := replayBundle(bundlePath, func(b *bundle.Bundle) func() {
+			return bundleProgress(cmd, b, "replaying", asJSON)
+		})
 		return protocol.Source{Each: each}, name, closeFn, err
 	}
 	r, err := protoOpenRegister(true)
 	if err != nil {
 		return protocol.Source{}, "", nil, err
 	}
-	return protocol.Source{Each: outcome.Entries(r), Index: r}, r.Path(), func() { r.Close() }, nil
+	stop := registerProgress(cmd, r, "replaying", asJSON, false)
+	return protocol.Source{Each: outcome.Entries(r), Index: r}, r.Path(), func() { stop(); r.Close() }, nil
 }
 
 func keepMessage(k protocol.KeepResult) string {
@@ -281,10 +284,16 @@ func replayKeys[V any](m map[string]V) []string {
 // input is checked against its commitment and every entry against the hash
 // chain first: replay must judge exactly what was sealed. (The seals
 // themselves are checked by 'sentinel verify --bundle'.)
-func replayBundle(path string) (func(func(register.Entry) error) error, string, func(), error) {
+// replayBundle checks a bundle's chain and streams it; progress, when not
+// nil, draws the passes until the returned close function.
+func replayBundle(path string, progress func(*bundle.Bundle) func()) (func(func(register.Entry) error) error, string, func(), error) {
 	b, err := bundle.Read(path)
 	if err != nil {
 		return nil, "", nil, fail(exitError, "--bundle %s: %v", path, err)
+	}
+	stop := func() {}
+	if progress != nil {
+		stop = progress(b)
 	}
 	// A first streaming pass checks the chain and every disclosed input;
 	// the caller's pass streams again (constant memory at any size).
@@ -303,6 +312,9 @@ func replayBundle(path string) (func(func(register.Entry) error) error, string, 
 		return nil
 	})
 	var ee *exitErr
+	if err != nil {
+		stop()
+	}
 	if errors.As(err, &ee) {
 		return nil, "", nil, err
 	} else if err != nil {
@@ -311,7 +323,7 @@ func replayBundle(path string) (func(func(register.Entry) error) error, string, 
 	each := func(fn func(register.Entry) error) error {
 		return b.Each(func(e *register.Entry) error { return fn(*e) })
 	}
-	return each, "bundle " + path, func() {}, nil
+	return each, "bundle " + path, stop, nil
 }
 
 // maxListed is how many changes the table lists.

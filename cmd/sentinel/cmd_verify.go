@@ -93,7 +93,9 @@ operator key for a sealed one.`,
 				if err != nil {
 					return fail(exitError, "cannot read bundle %s: %v", bundlePath, err)
 				}
+				stop := bundleProgress(cmd, b, "verifying the bundle", asJSON)
 				rep = b.Verify(ctx, bundlePath, o)
+				stop()
 				recs = append(b.Records(), b.ArtifactRecords()...)
 				if o.Operator == nil {
 					// The monitor searches for the key the bundle names.
@@ -136,7 +138,9 @@ operator key for a sealed one.`,
 						o.OperatorFrom = "local: " + pub
 					}
 				}
+				stop := registerProgress(cmd, reg, "verifying", asJSON, false)
 				rep, err = seal.VerifyRegister(ctx, reg, o)
+				stop()
 				if err != nil {
 					return fail(exitError, "%v", err)
 				}

@@ -50,7 +50,13 @@ func writeDoctorCheckpoint(dir string, cp *doctorCheckpoint) {
 // checkChain verifies the register's chain, only past the checkpoint when
 // there is one, and looks for breaches among the outcomes and denies
 // appended since (through the tool_use_id index).
+// chainProgress, when set (by the doctor command), draws the walk.
+var chainProgress func(*register.Register) func()
+
 func checkChain(rep *doctorReport, reg *register.Register, path string) {
+	if chainProgress != nil {
+		defer chainProgress(reg)()
+	}
 	cp := readDoctorCheckpoint(reg.Dir(), reg.ID())
 	var vr register.Report
 	var what string
