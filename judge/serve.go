@@ -55,15 +55,22 @@ var _ = onExec(func(j *judge, x execution) {
 	if !ok {
 		return // a relative root in an unknown directory: nothing to say
 	}
-	_, other := otherHome(p+"/", j.home) // another user's home or below it
-	exposes := p == "/" || other || j.isSecretPath(p) || j.home != "" && under(j.home, p)
-	if !exposes {
-		switch j.locate(p) {
-		case locHome, locSystem:
-			exposes = true
-		}
-	}
-	if exposes {
+	if j.exposesHost(p) {
 		j.add(RuleNetServeFiles, x.detail)
 	}
 })
+
+// exposesHost reports a directory that, handed to someone else (served, or
+// mounted into a container), hands them the machine's secrets or system:
+// /, a system directory, home or above it, a credential store, another
+// user's home.
+func (j *judge) exposesHost(p string) bool {
+	if _, other := otherHome(p+"/", j.home); other || p == "/" || j.isSecretPath(p) || j.home != "" && under(j.home, p) {
+		return true
+	}
+	switch j.locate(p) {
+	case locHome, locSystem:
+		return true
+	}
+	return false
+}

@@ -3,6 +3,8 @@ package parse
 import (
 	"slices"
 	"strings"
+
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // shell handles bash/sh/... : -c STRING is re-parsed, a script file is an
@@ -160,19 +162,10 @@ func (w *walker) remoteStdin(c *cmd, o Origin) {
 }
 
 var (
-	dockerGlobal = optSpec{Short: "Hcl", Long: []string{"host", "context", "config", "log-level", "tlscacert", "tlscert", "tlskey"}}
-	composeOpts  = optSpec{Short: "fp", Long: []string{"file", "project-name", "profile", "env-file", "project-directory", "ansi", "parallel", "progress"}}
-	dockerExec   = optSpec{Short: "euw", Long: []string{"env", "user", "workdir", "env-file", "detach-keys", "index"}}
-	dockerRun    = optSpec{
-		Short: "eupvwlmhcaP",
-		Long: []string{"env", "user", "publish", "volume", "workdir", "label", "memory", "hostname", "name",
-			"network", "net", "entrypoint", "mount", "platform", "cpus", "env-file", "add-host", "device", "dns",
-			"cap-add", "cap-drop", "security-opt", "ulimit", "log-driver", "log-opt", "restart", "shm-size",
-			"tmpfs", "pull", "label-file", "cidfile", "gpus", "ipc", "pid", "runtime", "stop-signal",
-			"stop-timeout", "volumes-from", "health-cmd", "attach", "cpu-shares", "memory-swap", "group-add",
-			"expose", "link", "userns", "uts", "cgroupns", "domainname", "mac-address", "ip", "ip6",
-			"network-alias", "sysctl", "storage-opt", "cpuset-cpus", "isolation", "detach-keys", "service-ports"},
-	}
+	dockerGlobal = programs.DockerGlobal
+	composeOpts  = programs.DockerCompose
+	dockerExec   = programs.DockerExec
+	dockerRun    = programs.DockerRun
 )
 
 // container handles docker/podman exec and run: the command given runs
