@@ -198,7 +198,7 @@ func (w *walker) plain(c *cmd, name string) output {
 	switch name {
 	case "echo", "printf":
 		if text, ok := echoText(name, c.argv[1:]); ok {
-			out = output{text: text, static: true, srcs: []string{name}}
+			out = output{text: text, static: true, srcs: []string{name}, shellEcho: name == "echo" && echoAmbiguous(c.argv[1:])}
 		} else if srcs := argSrcs(c.argv[1:]); len(srcs) > 0 {
 			out.srcs = srcs // echo "$(curl ...)" | sh: the code is curl's output
 		}
@@ -210,11 +210,14 @@ func (w *walker) plain(c *cmd, name string) output {
 	case "cat", "tee":
 		if (name == "tee" || len(c.argv) == 1) && c.stdin != nil && c.stdin.static && !c.stdin.file {
 			// cat <<EOF ... | sh: the heredoc is what the shell reads.
-			out = output{text: c.stdin.text, static: true, srcs: []string{name}}
+			out = output{text: c.stdin.text, static: true, srcs: []string{name}, decoded: c.stdin.decoded}
 			out.data = w.addData(c.stdin.text, "heredoc")
 		}
 	default:
 		w.noteData(c, name)
+		if o, ok := w.pure(c, name); ok {
+			out = o // rev, tr, base64 -d, ... of known text (pure.go)
+		}
 	}
 	return out
 }
@@ -379,6 +382,7 @@ func (w *walker) reparseArgs(c *cmd, words []arg, o Origin, how, wrapper string,
 	case !allStatic(words):
 		c.runs = &DynamicCode{How: how, Sources: argSrcs(words)}
 	}
+	markDecoded(c, how, argsDecoded(words)) // eval "$(echo ... | base64 -d)"
 	w.emit(c)
 	inner := *c
 	if wrapper != "" {
@@ -404,6 +408,9 @@ func (w *walker) source_(c *cmd, name string) {
 			return
 		} else if !f.Static {
 			c.runs = &DynamicCode{How: "source", Sources: f.srcs}
+		} else if isStdinPath(f.Value) && c.stdin != nil {
+			w.stdinCode(c, name, "") // . /dev/stdin <<< "$code"
+			return
 		} else if w.runWritten(c, c.argv[1:2], "") {
 			return
 		}
@@ -414,11 +421,12 @@ func (w *walker) source_(c *cmd, name string) {
 // sourceCode runs code known statically from a process substitution:
 // source <(echo 'rm x'), bash <(printf 'rm x').
 func (w *walker) sourceCode(c *cmd, code *output, via string) {
+	markDecoded(c, "source", code.decoded)
 	w.emit(c)
 	w.dropOutputData(code)
 	inner := *c
-	inner.stdin = nil
-	w.reparse(&inner, code.text, Origin{Kind: OriginSource, Depth: c.origin.Depth + 1, Via: via}, nil, true)
+	inner.stdin, inner.runs = nil, nil
+	w.reparse(&inner, code.text, Origin{Kind: OriginSource, Depth: c.origin.Depth + 1, Via: via}, nil, code.decoded == "")
 }
 
 func (w *walker) dropOutputData(o *output) {
@@ -695,6 +703,13 @@ func (w *walker) xargs(c *cmd) bool {
 	if len(rest) == 0 {
 		rest = []arg{{Word: Word{Value: "echo", Static: true}}}
 	}
+	if line, ok := xargsLine(c.argv[1:1+i], c.stdin, repl); ok {
+		// echo rm | xargs -I{} {} -rf x: one known line replaces {} (static.go)
+		c.wrap("xargs", replaceLine(rest, repl, line))
+		c.stdin = nil
+		c.origin = Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: "xargs"}
+		return true
+	}
 	rest = replaceArgs(rest, repl)
 	var srcs []string
 	if c.stdin != nil {
@@ -721,7 +736,7 @@ func replaceArgs(args []arg, repl string) []arg {
 	}
 	out := slices.Clone(args)
 	for i := range out {
-		if i > 0 && out[i].Static && strings.Contains(out[i].Value, repl) {
+		if out[i].Static && strings.Contains(out[i].Value, repl) { // the command word too: xargs -I{} {} x
 			out[i].Static = false
 		}
 	}

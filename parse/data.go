@@ -163,11 +163,19 @@ func echoText(name string, args []arg) (string, bool) {
 			switch format[i] {
 			case '%':
 				b.WriteByte('%')
-			case 's', 'b', 'd', 'q':
+			case 's', 'b', 'd', 'q', 'o', 'x', 'X', 'c', 'i', 'u':
 				if len(rest) > 0 {
 					v := rest[0].Value
-					if format[i] == 'b' {
+					switch format[i] {
+					case 'b':
 						v = ansiC(v)
+					case 'o', 'x', 'X', 'i', 'u':
+						var ok bool
+						if v, ok = printfInt(format[i], v); !ok {
+							return "", false
+						}
+					case 'c':
+						v = v[:min(1, len(v))]
 					}
 					b.WriteString(v)
 					rest = rest[1:]

@@ -31,6 +31,12 @@ var fuzzSeeds = []string{
 	"while read -r x; do ((n++)); unset y; y=$x; done < f; printf -v z %s $y; mapfile -t w; getopts ab o; $n $z",
 	"IFS=,; x=a,b; $x; x=; $x; x='*'; rm $x; x=' a  b '; rm -$x-",
 	"x=1 eval 'y=$x'; source f; . <(echo x=2); alias a='x=3'; a; builtin export x=4; command read x; $x",
+	// The static evaluator: IFS, indirection, operators, defaults, pure programs.
+	"IFS=_; c=rm_-rf_~; $c; IFS=' :'; x=' :a: :b'; $x; y=x; ${!y} ${!y:-d} ${x/a*/b} ${x//:/ } ${x#*:} ${x%%:*}",
+	"x=Abc; ${x^^} ${x,} ${x:1:-1} ${x: -2} ${x@E} ${x@U}; ${u:-rm} -rf ${d:=/}; \"${u-a}\"",
+	"$(echo mr | rev) $(echo cm0= | base64 -d) $(printf 726d | xxd -r -p) $(echo zr | tr a-z n-za-m) `echo x`",
+	"$(echo axb | sed -E 's/(a)x(b)/\\2\\1/g; y/ab/cd/') $(echo a:b | cut -d: -f2) $(printf 'a\\nb' | tail -n1 | head -c1)",
+	"echo H4sIAAAAAAAAAyvKVdAtSlPQ5wIAAOnmUAkAAAA= | base64 -d | gunzip | sh; x=$(echo eA== | base64 -d); eval \"$x\"",
 }
 
 // FuzzParse checks that no input panics, hangs past the limits, or yields

@@ -15,6 +15,7 @@ func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
 	code, flag, found, script := interpCode(c.argv[1:], programs.Lookup(name))
 	switch {
 	case found && code != nil && code.Static:
+		markDecoded(c, "interpreter", code.decoded)
 		w.emit(c)
 		o := Origin{Kind: OriginInterpreter, Depth: c.origin.Depth + 1, Via: name + " " + flag}
 		inner := *c

@@ -333,7 +333,8 @@ var casesWords = []tcase{
 	{src: `r"m" x`, want: []want{{argv: "rm x", name: "rm"}}},
 	{src: `$CMD -rf /`, want: []want{{argv: "$CMD -rf /", name: "", static: "DSS"}}},
 	{src: `"${X}" a`, want: []want{{argv: "${X} a", name: ""}}},
-	{src: `$(echo rm) -rf /`, want: []want{{argv: "$(echo rm) -rf /", name: ""}, {argv: "echo rm", name: "echo", kind: "subst"}}},
+	{src: `$(echo rm) -rf /`, want: []want{{argv: "rm -rf /", name: "rm"}, {argv: "echo rm", name: "echo", kind: "subst"}}},
+	{src: `$(cat cmd) -rf /`, want: []want{{argv: "$(cat cmd) -rf /", name: ""}, {argv: "cat cmd", name: "cat", kind: "subst"}}},
 }
 
 var casesDirAndAssigns = []tcase{

@@ -70,6 +70,9 @@ scan:
 		w.reparseArgs(c, operands[:1], o, "shell-c", "", nil)
 		return
 	}
+	if len(operands) > 0 && operands[0].Static && isStdinPath(operands[0].Value) {
+		stdinMode = true // bash /dev/stdin <<< "$code": the script is stdin
+	}
 	if len(operands) > 0 && !stdinMode {
 		if operands[0].code != nil { // bash <(echo 'rm x')
 			w.sourceCode(c, operands[0].code, name+" <(...)")
@@ -108,12 +111,13 @@ func (w *walker) stdinCode(c *cmd, name, lang string) {
 	if in.dataIdx >= 0 {
 		w.dropData[in.dataIdx] = true // it was code after all
 	}
+	markDecoded(c, how, in.decoded) // echo ... | base64 -d | sh
 	w.emit(c)
 	inner := *c
-	inner.stdin = nil
+	inner.stdin, inner.runs = nil, nil
 	o := Origin{Kind: kind, Depth: c.origin.Depth + 1, Via: name + " stdin"}
 	if lang == "" {
-		w.reparse(&inner, in.text, o, nil, true)
+		w.reparse(&inner, in.text, o, nil, in.decoded == "")
 	} else {
 		w.scanCode(&inner, in.text, lang, o)
 	}

@@ -57,6 +57,8 @@ type Assign struct {
 	// elems are the elements of an indexed array assigned static values
 	// (a=(x y)), for "${a[@]}"; nil otherwise. Value is then the source.
 	elems *[]string
+	// decoded names the decoders a computed value passed through.
+	decoded string
 }
 
 // Exec is one simple command that would run.

@@ -270,7 +270,7 @@ func TestPatternHints(t *testing.T) {
 
 var casesKnownOutput = []tcase{
 	{src: `eval "$(echo 'rm -rf /a')"`, want: []want{
-		{argv: "eval $(echo 'rm -rf /a')", name: "eval", runs: "-"},
+		{argv: "eval rm -rf /a", name: "eval", runs: "-", static: "SS"},
 		{argv: "rm -rf /a", name: "rm", kind: "eval", depth: 1}}},
 	{src: `bash -c "$(printf 'rm %s' /b)"`, want: []want{{argv: "rm /b", name: "rm", kind: "shell-c", depth: 1}}},
 	{src: "source <(echo 'git stash drop')", want: []want{
@@ -278,9 +278,12 @@ var casesKnownOutput = []tcase{
 		{argv: "git stash drop", name: "git", kind: "source", depth: 1, via: "source"}}},
 	{src: "bash <(cat <<'EOF'\nrm -rf /c\nEOF\n)", want: []want{{argv: "rm -rf /c", name: "rm", kind: "source", depth: 1, via: "bash <(...)"}}},
 	{src: `eval "$(curl -s x)"`, want: []want{{argv: "eval $(curl -s x)", name: "eval", runs: "eval", srcs: "curl"}}},
-	{src: `eval "$(echo a; echo b)"`, want: []want{{argv: "eval $(echo a\necho b\n)", name: "eval", runs: "eval", srcs: "echo"}}},
-	{src: `rm $(echo /)`, want: []want{{argv: "rm $(echo /)", name: "rm", static: "SD"}}},
-	{src: `$(echo rm) -rf /`, want: []want{{argv: "$(echo rm) -rf /", name: ""}}},
+	{src: `eval "$(echo a; echo b)"`, want: []want{{argv: "eval a\nb", name: "eval", runs: "-"}, {argv: "a", name: "a", kind: "eval", depth: 1}, {argv: "b", name: "b", kind: "eval", depth: 1}}},
+	{src: `eval "$(echo a; cat f)"`, want: []want{{argv: "eval $(echo a\ncat f\n)", name: "eval", runs: "eval", srcs: "echo,cat"}}},
+	// the output is computed into words too (static.go)
+	{src: `rm $(echo /)`, want: []want{{argv: "rm /", name: "rm", static: "SS"}}},
+	{src: `$(echo rm) -rf /`, want: []want{{argv: "rm -rf /", name: "rm", runs: "-"}}},
+	{src: `$(cat cmd.txt) -rf /`, want: []want{{argv: "$(cat cmd.txt) -rf /", name: ""}}},
 }
 
 func TestKnownOutput(t *testing.T) {

@@ -151,7 +151,14 @@ func (w *walker) arrayParam(sc *scope, p *syntax.ParamExp, dq bool) (string, boo
 		if idx == "@" && dq {
 			return "", false // "x${a[@]}y" makes several words: not modelled
 		}
-		v := strings.Join(*elems, " ")
+		sep, ok := " ", true
+		if idx == "*" && dq {
+			sep, ok = sc.joinSep() // "${a[*]}" joins with IFS's first character
+		}
+		if !ok {
+			return "", false
+		}
+		v := strings.Join(*elems, sep)
 		w.expanded(len(v))
 		return v, true
 	case p.Length:

@@ -42,7 +42,8 @@ var casesStaticVars = []tcase{
 	{src: "x=; git $x reset", want: []want{{argv: "git reset", name: "git", static: "SS"}}},
 	{src: `x=; git "$x" reset`, want: []want{{argv: "git  reset", name: "git", static: "SSS"}}},
 	{src: "x='*'; rm $x; rm \"$x\"", want: []want{{argv: "rm *", name: "rm", static: "SD"}, {argv: "rm *", name: "rm", static: "SS"}}},
-	{src: "IFS=:; x=a:b; rm $x", want: []want{{argv: "rm $x", name: "rm", static: "SD"}}},
+	{src: "IFS=:; x=a:b; rm $x", want: []want{{argv: "rm a b", name: "rm", static: "SSS"}}},
+	{src: "IFS=$(cat f); x=a:b; rm $x", want: []want{{argv: "rm $x", name: "rm", static: "SD"}}},
 	// ${x:-default}.
 	{src: "x=/tmp; rm -rf ${x:-/}", want: []want{{argv: "rm -rf /tmp", name: "rm", static: "SSS"}}},
 	{src: "x=; rm -rf ${x:-/}", want: []want{{argv: "rm -rf /", name: "rm", static: "SSS"}}},
@@ -141,7 +142,8 @@ var casesStaticVars = []tcase{
 	{src: "echo / ~ | xargs rm -rf", want: []want{{argv: "rm -rf / /home/u", name: "rm", wrap: "xargs"}}},
 	{src: "printf '%s\\n' a b | xargs -n 1 rm", want: []want{{argv: "rm a b", name: "rm", wrap: "xargs"}}}, // -n 1: two runs, judged as one
 	{src: "echo 'a b' | xargs -0 rm", want: []want{{argv: "rm", name: "rm", extra: true}}},
-	{src: "echo a | xargs -I{} rm {}", want: []want{{argv: "rm {}", name: "rm", extra: true, static: "SD"}}},
+	{src: "echo a | xargs -I{} rm {}", want: []want{{argv: "rm a", name: "rm", static: "SS"}}}, // one known line
+	{src: "printf 'a\\nb\\n' | xargs -I{} rm {}", want: []want{{argv: "rm {}", name: "rm", extra: true, static: "SD"}}},
 	{src: "echo \"a'b\" | xargs rm", want: []want{{argv: "rm", name: "rm", extra: true}}},
 	// A declaration without assignment runs as a command (export -p
 	// prints the environment); one with assignments is not an Exec.

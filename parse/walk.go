@@ -28,7 +28,10 @@ type walker struct {
 	expBytes int                 // bytes of variable values substituted
 	varWork  int                 // assignment entries copied (see varOps)
 	unroll   int                 // product of the values of the for loops being unrolled
-	lastCode *scope              // scope at the end of the last re-parsed code
+	patWork  int                 // pattern matching steps charged (expand.go)
+	// takeDefaults: ${x:-d} of an unknown x is d (static.go, defaultAlt)
+	takeDefaults bool
+	lastCode     *scope // scope at the end of the last re-parsed code
 	// written is the text earlier commands wrote to files (written.go).
 	written      map[string]string
 	writtenBytes int
@@ -102,6 +105,7 @@ type pipePos struct {
 type input struct {
 	text    string   // the text, when static
 	static  bool     // text is exactly what is read
+	decoded string   // decoders the text passed through (static.go)
 	srcs    []string // commands whose output it is
 	file    bool     // stdin is a file (< file): a script, not unknown code
 	path    arg      // that file's name
@@ -114,6 +118,11 @@ type output struct {
 	static bool
 	srcs   []string
 	data   int // Data entry of the text, -1 if none
+	// decoded names the decoders the text passed through (static.go);
+	// shellEcho is set for echo text with a backslash and no -e/-E, which
+	// dash and zsh would decode and bash not: not computed into words.
+	decoded   string
+	shellEcho bool
 }
 
 func (w *walker) stmts(sc *scope, list []*syntax.Stmt, pp pipePos) {
@@ -137,8 +146,7 @@ func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
 		return w.call(sc, c, s.Redirs, pp)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
-			w.pipeline(sc, s, pp)
-			return output{data: -1}
+			return w.pipeline(sc, s, pp) // its last stage's output ($(echo mr | rev))
 		}
 		// && and || run their operands in order in the same shell; any
 		// operand after the first may not run, so a variable keeps its value
@@ -251,7 +259,7 @@ func flatten(s *syntax.Stmt, ops ...syntax.BinCmdOperator) []*syntax.Stmt {
 
 // pipeline walks the stages of a pipeline; each runs in a subshell and
 // reads the previous stage's output.
-func (w *walker) pipeline(sc *scope, s *syntax.Stmt, pp pipePos) {
+func (w *walker) pipeline(sc *scope, s *syntax.Stmt, pp pipePos) output {
 	stages := flatten(s, syntax.Pipe, syntax.PipeAll)
 	w.pipes++
 	n := w.pipes
@@ -259,7 +267,7 @@ func (w *walker) pipeline(sc *scope, s *syntax.Stmt, pp pipePos) {
 	for i, st := range stages {
 		spp := pipePos{n: n, stage: i, wrap: pp.wrap}
 		if prev != nil {
-			spp.stdin = &input{text: prev.text, static: prev.static, srcs: prev.srcs, dataIdx: prev.data}
+			spp.stdin = &input{text: prev.text, static: prev.static, srcs: prev.srcs, dataIdx: prev.data, decoded: prev.decoded}
 		} else {
 			spp.stdin = pp.stdin
 		}
@@ -275,6 +283,10 @@ func (w *walker) pipeline(sc *scope, s *syntax.Stmt, pp pipePos) {
 		}
 		prev = &out
 	}
+	if prev == nil || s.Background || len(s.Redirs) > 0 {
+		return output{data: -1}
+	}
+	return *prev
 }
 
 // call walks a simple command.
@@ -305,6 +317,11 @@ func (w *walker) call(sc *scope, ce *syntax.CallExpr, redirs []*syntax.Redirect,
 		return output{data: -1}
 	}
 	rds, stdin := w.redirects(sc, redirs)
+	if alt := w.defaultAlt(sc, ce.Args); len(alt) > 0 {
+		// ${x:-rm} -rf ~: judged with the default too, in a copy of the
+		// scope (what it changes is the written command's to change)
+		w.run(sc.sub(), w.newCmd(sc, pp, alt, prefix, rds, stdin))
+	}
 	c := w.newCmd(sc, pp, args, prefix, rds, stdin)
 	out := w.run(sc, c)
 	w.noteWrites(c, out)
@@ -349,7 +366,7 @@ func (w *walker) assign(sc *scope, as *syntax.Assign) Assign {
 	switch {
 	case as.Value != nil:
 		v := w.word(sc, as.Value)
-		a.Value = v.Word
+		a.Value, a.decoded = v.Word, v.decoded
 		if len(v.srcs) > 0 && a.Name != "" {
 			w.varSrcs[a.Name] = v.srcs
 		}
@@ -433,7 +450,7 @@ func (w *walker) redirects(sc *scope, redirs []*syntax.Redirect) ([]Redirect, *i
 			continue
 		case syntax.WordHdoc:
 			a := w.word(sc, r.Word)
-			in = &input{text: a.Value + "\n", static: a.Static, srcs: a.srcs, dataIdx: -1}
+			in = &input{text: a.Value + "\n", static: a.Static, srcs: a.srcs, dataIdx: -1, decoded: a.decoded}
 			continue
 		}
 		if r.Word == nil {
@@ -481,7 +498,7 @@ func (w *walker) heredoc(sc *scope, r *syntax.Redirect, fd int) *input {
 	for _, p := range r.Hdoc.Parts {
 		w.part(sc, p, &wb, false, true)
 	}
-	return &input{text: wb.b.String(), static: wb.static, srcs: wb.srcs, dataIdx: -1}
+	return &input{text: wb.b.String(), static: wb.static, srcs: wb.srcs, dataIdx: -1, decoded: wb.decoded}
 }
 
 func quotedDelim(wd *syntax.Word) bool {
@@ -551,12 +568,17 @@ func (w *walker) substStmts(sc *scope, stmts []*syntax.Stmt, kind, via string) (
 	inner.stdin = nil
 	before := len(w.execs)
 	var last *output
+	var outs []output
 	for _, st := range stmts {
 		out := w.stmt(inner, st, pipePos{})
 		last = &out
+		outs = append(outs, out)
 	}
-	if len(stmts) != 1 || !last.static {
-		last = nil // only a single echo/printf/cat <<EOF has output known statically
+	switch {
+	case len(stmts) > 1:
+		last = joinOutputs(outs) // $(echo -n r; echo m): each known (static.go)
+	case len(stmts) == 0 || !last.static:
+		last = nil // only known text (echo, printf, cat <<EOF, pure programs) is known
 	}
 	var names []string
 	for _, e := range w.execs[before:] {
@@ -594,6 +616,9 @@ func (w *walker) source(n syntax.Node) string {
 // emit records one execution.
 func (w *walker) emit(c *cmd) {
 	w.tick()
+	if len(c.argv) > 0 {
+		markDecoded(c, "decoded", c.argv[0].decoded) // $(echo cm0= | base64 -d) -rf x
+	}
 	e := Exec{
 		Argv:      make([]Word, len(c.argv)),
 		ExtraArgs: c.extra,

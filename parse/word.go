@@ -19,6 +19,9 @@ type arg struct {
 	// code is the output of the substitution the word consists of, when
 	// known statically ("$(echo 'rm x')", <(printf 'rm x')); else nil.
 	code *output
+	// decoded names the decoders a computed value passed through
+	// ($(echo cm0= | base64 -d)), comma-separated; "" if none (static.go).
+	decoded string
 }
 
 type wordBuf struct {
@@ -27,55 +30,28 @@ type wordBuf struct {
 	srcs   []string
 	subst  bool
 	code   *output // output of the last substitution with static output
+	// decoded: see arg.decoded; the fields of one word share it.
+	decoded string
 	// split is set for argv words: an unquoted expansion of a known value
 	// is split into fields on blanks, as the shell does; fields holds the
 	// fields completed, has whether the current one has any text or
 	// quotes (an empty unquoted expansion yields no field at all).
-	split  bool
-	has    bool
-	fields []arg
+	split   bool
+	has     bool
+	fields  []arg
+	tooMany bool // more fields than maxSplitFields: the word is dynamic
 }
 
 // endField completes the current field.
 func (wb *wordBuf) endField() {
-	wb.fields = append(wb.fields, arg{Word: Word{Value: wb.b.String(), Static: wb.static}, srcs: wb.srcs, subst: wb.subst})
+	wb.fields = append(wb.fields, arg{Word: Word{Value: wb.b.String(), Static: wb.static}, srcs: wb.srcs, subst: wb.subst, decoded: wb.decoded})
 	wb.b.Reset()
 	wb.static, wb.has = true, false
 }
 
 // writeSplit writes the unquoted expansion of a known value in an argv
-// word: fields split on blanks (IFS is not assigned, see knownParam), and
-// a glob character makes the field dynamic (the shell would expand it).
-func (wb *wordBuf) writeSplit(v string) {
-	if !wb.split {
-		wb.b.WriteString(v)
-		return
-	}
-	isBlank := func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }
-	pieces := strings.FieldsFunc(v, isBlank)
-	if len(pieces) == 0 {
-		if v != "" && wb.has {
-			wb.endField()
-		}
-		return
-	}
-	if isBlank(rune(v[0])) && wb.has {
-		wb.endField()
-	}
-	for i, piece := range pieces {
-		if i > 0 {
-			wb.endField()
-		}
-		if strings.ContainsAny(piece, "*?[") {
-			wb.static = false
-		}
-		wb.b.WriteString(piece)
-		wb.has = true
-	}
-	if isBlank(rune(v[len(v)-1])) {
-		wb.endField()
-	}
-}
+// word, split as with the default IFS (see writeFields).
+func (wb *wordBuf) writeSplit(v string) { wb.writeFields(v, defaultIFS) }
 
 // word evaluates a word: quote removal, escapes, $'...', ~ and
 // $HOME/$PWD; substitutions in it are walked (they run).
@@ -88,7 +64,7 @@ func (w *walker) word(sc *scope, wd *syntax.Word) arg {
 	for i, p := range wd.Parts {
 		w.part(sc, p, &wb, i == 0, false)
 	}
-	a := arg{Word: Word{Value: wb.b.String(), Static: wb.static}, srcs: wb.srcs, subst: wb.subst}
+	a := arg{Word: Word{Value: wb.b.String(), Static: wb.static}, srcs: wb.srcs, subst: wb.subst, decoded: wb.decoded}
 	if soleSubst(wd) {
 		a.code = wb.code
 	}
@@ -122,6 +98,9 @@ func (w *walker) unbracedFields(sc *scope, wd *syntax.Word) []arg {
 	wb.static, wb.split = true, true
 	for i, p := range wd.Parts {
 		w.part(sc, p, &wb, i == 0, false)
+	}
+	if wb.tooMany {
+		return []arg{{Word: Word{Value: w.source(wd)}, srcs: wb.srcs, subst: wb.subst}}
 	}
 	if wb.has {
 		wb.endField()
@@ -189,7 +168,11 @@ func soleSubst(wd *syntax.Word) bool {
 }
 
 func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool) {
-	if _, ok := p.(*syntax.ParamExp); !ok {
+	switch p.(type) {
+	case *syntax.ParamExp, *syntax.CmdSubst:
+		// has is theirs to set: an unquoted one that expands to nothing
+		// makes no field
+	default:
 		wb.has = true
 	}
 	switch p := p.(type) {
@@ -219,17 +202,13 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 		}
 	case *syntax.ParamExp:
 		if v, ok := w.knownParam(sc, p, dq); ok {
-			_, ifs := findAssign(sc.assigns, "IFS")
-			switch {
-			case dq || !wb.split:
-				wb.b.WriteString(v)
-				wb.has = true
-				return
-			case !ifs:
-				wb.writeSplit(v) // unquoted: split into fields
+			if p.Param != nil {
+				wb.addDecoded(sc.lookupDecoded(p.Param.Value))
+			}
+			if (dq || !joinsParams(p) || sc.ifsHasSpace()) && w.writeKnown(sc, wb, v, dq) {
 				return
 			}
-			// IFS was changed: how it splits is not modelled.
+			// IFS is not known: how it splits is not known either.
 		}
 		wb.has = true
 		wb.static = false
@@ -240,9 +219,13 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 		}
 		wb.b.WriteString(w.source(p))
 	case *syntax.CmdSubst:
-		wb.static, wb.subst = false, true
+		wb.subst = true
 		names, out := w.cmdSubst(sc, p)
 		wb.srcs, wb.code = append(wb.srcs, names...), out
+		if w.writeSubst(sc, wb, out, dq) {
+			return // its output is known: the word holds it (static.go)
+		}
+		wb.static, wb.has = false, true
 		wb.b.WriteString(w.source(p))
 	case *syntax.ProcSubst:
 		wb.static, wb.subst = false, true
@@ -264,6 +247,12 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 // modifiers) when known: the latter inside bash -c '...' _ ARGS and
 // functions called with static arguments.
 func (w *walker) knownParam(sc *scope, p *syntax.ParamExp, dq bool) (string, bool) {
+	if v, ok := w.takenDefault(sc, p); ok {
+		return v, true
+	}
+	if v, known, handled := w.opParam(sc, p, dq); handled {
+		return v, known // ${!x}, ${x/a/b}, ${x#p}, ${x^^}, ${x:1} (expand.go)
+	}
 	if v, ok := w.varParam(sc, p, dq); ok {
 		return v, true
 	}
@@ -287,14 +276,32 @@ func (w *walker) knownParam(sc *scope, p *syntax.ParamExp, dq bool) (string, boo
 		if !allStatic(ps) {
 			return "", false
 		}
+		if p.Param.Value == "*" && dq {
+			sep, ok := sc.joinSep() // "$*" joins with IFS's first character
+			if !ok {
+				return "", false
+			}
+			vs := make([]string, len(ps))
+			for i, a := range ps {
+				vs[i] = a.Value
+			}
+			w.expanded(len(joinArgs(ps)))
+			return strings.Join(vs, sep), true
+		}
 		w.expanded(len(joinArgs(ps)))
-		return joinArgs(ps), true // "$*", or $@ / $* to be split
+		return joinArgs(ps), true // $@ / $* to be split
 	}
 	switch p.Param.Value {
 	case "HOME":
 		return w.opt.Home, w.opt.Home != ""
 	case "PWD":
 		return sc.dir, sc.dir != ""
+	case "IFS":
+		// bash sets IFS at start-up (it is not taken from the
+		// environment); an assignment was found by varParam above
+		if _, set := findAssign(sc.assigns, "IFS"); !set {
+			return defaultIFS, true
+		}
 	}
 	return "", false
 }
