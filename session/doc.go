@@ -14,12 +14,15 @@
 // How it is looked up. A later call that runs a file by path (bash x.sh,
 // sh < x.sh, ./x, source x, python3 x.py, npm install) or sends over the
 // network asks Memory. On the first question Memory opens the register
-// read-only and reads the session's newest Window entries with facts,
-// walking a partial index on (session_id, seq) of the entries that have
-// facts: a bounded read whatever the register's size. The read has a fixed
-// budget (Budget, 20 ms, less when the hook's deadline is nearer); when it
-// cannot finish, the call is judged as without memory and the entry's
-// reason says so. Calls that run no file and send nothing never open it.
+// read-only; each question is one query over the session's newest Window
+// entries with facts (a partial index on (session_id, seq) of the entries
+// that have facts: bounded whatever the register's size), the path's
+// digest or the secret mark tested by SQLite so that only the rows that
+// may answer come back. All questions of a call share a fixed budget
+// (Budget, 20 ms, less when the hook's deadline is nearer); when a
+// question cannot finish, the call is judged as without memory and the
+// entry's reason says so. Calls that run no file and send nothing never
+// open it.
 //
 // Why it cannot be forged into a pass. Facts come only from entries the
 // hook appended (hash-chained; an edited or deleted entry breaks the chain

@@ -19,7 +19,7 @@ import (
 const (
 	// Window is how many of the session's newest entries with facts are read.
 	Window = 256
-	// Budget is the most the look-up may take.
+	// Budget is the most the look-ups of one call may take together.
 	Budget = 20 * time.Millisecond
 )
 
@@ -34,6 +34,9 @@ type storedWrite struct {
 	V string   `json:"v"` // the verdict as text
 	R []string `json:"r,omitempty"`
 }
+
+// secretNeedle is what an entry's facts hold when its call read a secret.
+const secretNeedle = `"s":true`
 
 // pathKey is what an entry keeps of a written file's path: a digest keyed
 // by the session, so that an entry published in a bundle does not name
@@ -64,23 +67,27 @@ func Encode(sessionID string, f *judge.Facts) string {
 	return string(b)
 }
 
-// Memory is judge.Memory over the register. It reads at most once, on the
-// first question, within its budget.
+// Memory is judge.Memory over the register. The register is opened
+// read-only on the first question; every question is one bounded query
+// (the window, the needle tested by SQLite), and all of them together stay
+// within the budget. After a question that did not finish in time, or
+// failed, the memory answers nothing more.
 type Memory struct {
 	dbPath    string
 	sessionID string
+	until     time.Time // the budget's end, set by the first question
 	budget    time.Duration
 
-	once    sync.Once
-	entries []register.SessionFact
-	decoded []stored
-	note    string
-	read    bool
+	mu   sync.Mutex
+	reg  *register.Register
+	dead bool
+	note string
+	read bool
 }
 
 // New is the memory of session sessionID in the register in stateDir; the
-// look-up may take at most Budget and never runs past deadline (minus a
-// margin left for judging and appending).
+// look-ups may take at most Budget together and never run past a quarter
+// of the time left before deadline.
 func New(stateDir, sessionID string, deadline time.Time) *Memory {
 	b := Budget
 	if left := time.Until(deadline) / 4; left < b {
@@ -91,67 +98,93 @@ func New(stateDir, sessionID string, deadline time.Time) *Memory {
 
 // Note says why the memory was not used ("" when it was read or never
 // needed), for the entry's reason.
-func (m *Memory) Note() string { return m.note }
+func (m *Memory) Note() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.note
+}
 
 // Read reports whether the register was read (the call needed memory).
-func (m *Memory) Read() bool { return m.read }
+func (m *Memory) Read() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.read
+}
 
-func (m *Memory) load() {
-	m.once.Do(func() {
-		if m.sessionID == "" {
-			return // no session, nothing to share
-		}
-		if m.budget <= 0 {
-			m.note = "session memory not read: the hook's deadline is too near"
-			return
-		}
-		type result struct {
-			es  []register.SessionFact
-			err error
-		}
-		done := make(chan result, 1)
-		ctx, cancel := context.WithTimeout(context.Background(), m.budget)
-		go func() {
-			defer cancel()
-			reg, err := register.OpenReadOnly(m.dbPath)
-			if err != nil {
+// ask returns the session's entries whose facts contain needle, newest
+// first, or nothing when the memory cannot answer in time.
+func (m *Memory) ask(needle string) []register.SessionFact {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.dead || m.sessionID == "" {
+		return nil
+	}
+	if m.until.IsZero() {
+		m.until = time.Now().Add(m.budget)
+	}
+	left := time.Until(m.until)
+	if left <= 0 {
+		m.dead, m.note = true, fmt.Sprintf("session memory not read within %s: judged without it", m.budget)
+		return nil
+	}
+	type result struct {
+		reg *register.Register
+		es  []register.SessionFact
+		err error
+	}
+	done := make(chan result, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), left)
+	reg := m.reg
+	go func() {
+		defer cancel()
+		var err error
+		if reg == nil {
+			if reg, err = register.OpenReadOnly(m.dbPath); err != nil {
 				done <- result{err: err}
 				return
 			}
-			defer reg.Close()
-			es, err := reg.SessionFacts(ctx, m.sessionID, Window)
-			done <- result{es, err}
-		}()
-		timer := time.NewTimer(m.budget)
-		defer timer.Stop()
-		select {
-		case r := <-done:
-			if r.err != nil {
-				if errors.Is(r.err, register.ErrNotExist) {
-					return // a fresh register: nothing earlier to remember
-				}
-				m.note = fmt.Sprintf("session memory not read (%v): judged without it", r.err)
-				return
-			}
-			m.read = true
-			m.entries = r.es
-			m.decoded = make([]stored, len(r.es))
-			for i, e := range r.es {
-				if e.Decision == judge.Deny.String() || json.Unmarshal([]byte(e.Facts), &m.decoded[i]) != nil {
-					m.decoded[i] = stored{} // it did not run, or it is not ours to read
-				}
-			}
-		case <-timer.C:
-			m.note = fmt.Sprintf("session memory not read within %s: judged without it", m.budget)
 		}
-	})
+		es, err := reg.SessionFacts(ctx, m.sessionID, Window, needle)
+		done <- result{reg, es, err}
+	}()
+	timer := time.NewTimer(left)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		m.reg = r.reg
+		switch {
+		case errors.Is(r.err, register.ErrNotExist):
+			m.dead = true // a fresh register: nothing earlier to remember
+		case r.err != nil:
+			m.dead, m.note = true, fmt.Sprintf("session memory not read (%v): judged without it", r.err)
+		default:
+			m.read = true
+			return r.es
+		}
+	case <-timer.C:
+		m.dead, m.note = true, fmt.Sprintf("session memory not read within %s: judged without it", m.budget)
+	}
+	return nil
+}
+
+// Close closes the register if a question opened it.
+func (m *Memory) Close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.reg != nil && !m.dead {
+		m.reg.Close()
+	}
+	m.reg = nil
 }
 
 // Written is the newest fact of the session about the file at p.
 func (m *Memory) Written(p string) (judge.WrittenFact, bool) {
-	m.load()
 	key := pathKey(m.sessionID, p)
-	for i, s := range m.decoded {
+	for _, e := range m.ask(key) {
+		var s stored
+		if json.Unmarshal([]byte(e.Facts), &s) != nil {
+			continue // not ours to read
+		}
 		for k := len(s.W) - 1; k >= 0; k-- {
 			w := s.W[k]
 			if w.P != key {
@@ -161,7 +194,7 @@ func (m *Memory) Written(p string) (judge.WrittenFact, bool) {
 			if !ok {
 				v = judge.Ask // a fact we cannot read is not a pass
 			}
-			return judge.WrittenFact{Path: p, Verdict: v, Rules: w.R, Seq: m.entries[i].Seq}, true
+			return judge.WrittenFact{Path: p, Verdict: v, Rules: w.R, Seq: e.Seq}, true
 		}
 	}
 	return judge.WrittenFact{}, false
@@ -169,10 +202,10 @@ func (m *Memory) Written(p string) (judge.WrittenFact, bool) {
 
 // SecretRead reports the newest call of the session that read a secret.
 func (m *Memory) SecretRead() (int64, bool) {
-	m.load()
-	for i, s := range m.decoded {
-		if s.S {
-			return m.entries[i].Seq, true
+	for _, e := range m.ask(secretNeedle) {
+		var s stored
+		if json.Unmarshal([]byte(e.Facts), &s) == nil && s.S {
+			return e.Seq, true
 		}
 	}
 	return 0, false

@@ -59,6 +59,9 @@ func Pre(start time.Time, stdin io.Reader, stdout, stderr io.Writer, getenv func
 	for _, f := range r.Failures {
 		fmt.Fprintln(stderr, "sentinel-hook:", f)
 	}
+	if m, ok := env.Memory.(*session.Memory); ok && closeRegister {
+		m.Close() // many calls in one process (FuzzPre); the hook just exits
+	}
 	if !d.Claim() {
 		d.Wait()
 		return

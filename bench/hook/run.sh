@@ -31,6 +31,8 @@ echo "== 3. PreToolUse at 1K entries"
 $d -baseline "$out/baseline" -n "$N" -preload 1000
 echo "== 4. PreToolUse at $BIG entries"
 $d -baseline "$out/baseline" -n "$N" -preload "$BIG"
+echo "== 4b. session memory: bash x.sh with a 256-entry session window vs a session with none, at 1K entries"
+$out/driver -hook $out/sentinel-hook -n "$N" -preload 1000 -window 256
 if [ -d /dev/shm ]; then
 	echo "== 5. PreToolUse, register on tmpfs (/dev/shm): the same work without the disk's fsync"
 	TMPDIR=/dev/shm $d -baseline "$out/baseline" -n "$N"

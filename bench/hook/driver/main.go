@@ -19,7 +19,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/session"
 )
 
 func main() {
@@ -30,6 +32,7 @@ func main() {
 	preload := flag.Int("preload", 0, "fill the register with this many entries first")
 	post := flag.Bool("post", false, "time the PostToolUse path (sentinel-hook post) on post_*.json")
 	asJSON := flag.Bool("json", false, "print the figures as JSON")
+	window := flag.Int("window", 0, "time the session memory: a call that runs a file, in a session with this many entries with facts, against the same call where the session has none")
 	flag.Parse()
 
 	work, err := os.MkdirTemp("", "sentinel-bench")
@@ -39,6 +42,10 @@ func main() {
 	env := append(os.Environ(), "SENTINEL_HOME="+state, "HOME="+filepath.Join(work, "home"),
 		"XDG_CONFIG_HOME="+filepath.Join(work, "config"), "CLAUDE_PROJECT_DIR=", "SENTINEL_UNATTENDED=")
 
+	if *window > 0 {
+		timeWindow(*hookBin, work, *n, *preload, *window, *asJSON)
+		return
+	}
 	if *preload > 0 {
 		t0 := time.Now()
 		reg, err := register.Open(filepath.Join(state, "register.db"))
@@ -167,4 +174,81 @@ func check(err error) {
 		fmt.Fprintln(os.Stderr, "driver:", err)
 		os.Exit(1)
 	}
+}
+
+// timeWindow times the session memory's look-up in the hook: the payload
+// runs a file (`bash x.sh`), so the hook reads the session's entries with
+// facts. Register A holds window such entries for the payload's session,
+// the fact about x.sh the oldest (the look-up reads them all); register B
+// holds the same entries for another session (the look-up finds none);
+// and `ls -la` on register A asks nothing of the memory (it never opens
+// it). Both are preloaded with the same plain entries first. Runs rotate.
+func timeWindow(hookBin, work string, n, preload, window int, asJSON bool) {
+	const sid = "bench-window"
+	mk := func(command string) []byte {
+		b, _ := json.Marshal(map[string]any{"session_id": sid, "transcript_path": "/tmp/t.jsonl",
+			"cwd": "/home/dev/proj", "permission_mode": "default", "hook_event_name": "PreToolUse",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": command}, "tool_use_id": "toolu_bench"})
+		return b
+	}
+	payload, plain := mk("bash x.sh"), mk("ls -la")
+	envFor := func(name, factSession string) []string {
+		state := filepath.Join(work, name)
+		reg, err := register.Open(filepath.Join(state, "register.db"))
+		check(err)
+		if preload > 0 {
+			e := &register.Entry{Kind: register.KindDecision, Tool: "Bash", Decision: "allow", Rules: []string{},
+				Input: []byte(`{"command":"npm test"}`), SessionID: "bench", Cwd: "/home/dev/proj"}
+			check(register.BulkLoad(reg, preload, func(int) *register.Entry { return e }))
+		}
+		check(register.BulkLoad(reg, window, func(i int) *register.Entry {
+			p := fmt.Sprintf("/home/dev/proj/f%d.sh", i)
+			if i == 0 {
+				p = "/home/dev/proj/x.sh"
+			}
+			f := &judge.Facts{Written: []judge.WrittenFact{{Path: p, Verdict: judge.Allow}}}
+			return &register.Entry{Kind: register.KindDecision, Tool: "Write", Decision: "allow", Rules: []string{},
+				Input: []byte(`{"file_path":"` + p + `"}`), SessionID: factSession, Cwd: "/home/dev/proj",
+				Facts: session.Encode(factSession, f)}
+		}))
+		check(reg.Close())
+		return append(os.Environ(), "SENTINEL_HOME="+state, "HOME="+filepath.Join(work, "home"),
+			"XDG_CONFIG_HOME="+filepath.Join(work, "config"), "CLAUDE_PROJECT_DIR=", "SENTINEL_UNATTENDED=")
+	}
+	envA, envB := envFor("window", sid), envFor("other", "another-session")
+	for i := 0; i < 5; i++ {
+		runCPU(hookBin, nil, payload, envA)
+		runCPU(hookBin, nil, payload, envB)
+	}
+	var wa, ca, wb, cb, wc, cc []time.Duration
+	one := func(p []byte, env []string, w, c *[]time.Duration) {
+		dw, dc := runCPU(hookBin, nil, p, env)
+		*w, *c = append(*w, dw), append(*c, dc)
+	}
+	runs := []func(){func() { one(payload, envA, &wa, &ca) }, func() { one(payload, envB, &wb, &cb) },
+		func() { one(plain, envA, &wc, &cc) }}
+	for i := 0; i < n; i++ {
+		for k := range runs {
+			runs[(i+k)%len(runs)]()
+		}
+	}
+	res := map[string]any{"n": n, "preload": preload, "window": window,
+		"with_window_p50_ms": ms(pct(wa, 50)), "with_window_cpu_p50_ms": ms(pct(ca, 50)),
+		"without_p50_ms": ms(pct(wb, 50)), "without_cpu_p50_ms": ms(pct(cb, 50)),
+		"p50_diff_ms": ms(pct(wa, 50) - pct(wb, 50)), "p50_ratio": round(float64(pct(wa, 50)) / float64(pct(wb, 50))),
+		"cpu_p50_ratio":    round(float64(pct(ca, 50)) / float64(pct(cb, 50))),
+		"no_lookup_p50_ms": ms(pct(wc, 50)), "no_lookup_cpu_p50_ms": ms(pct(cc, 50)),
+		"vs_no_lookup_p50_ratio":     round(float64(pct(wa, 50)) / float64(pct(wc, 50))),
+		"vs_no_lookup_cpu_p50_ratio": round(float64(pct(ca, 50)) / float64(pct(cc, 50)))}
+	if asJSON {
+		b, _ := json.Marshal(res)
+		fmt.Println(string(b))
+		return
+	}
+	fmt.Printf("bash x.sh, %d calls each, register preloaded with %d entries, session window %d entries with facts\n", n, preload, window)
+	fmt.Printf("  with the window     p50 %.3f ms  (cpu p50 %.3f ms)\n", res["with_window_p50_ms"], res["with_window_cpu_p50_ms"])
+	fmt.Printf("  session has none    p50 %.3f ms  (cpu p50 %.3f ms)\n", res["without_p50_ms"], res["without_cpu_p50_ms"])
+	fmt.Printf("  ls -la (no look-up) p50 %.3f ms  (cpu p50 %.3f ms)\n", res["no_lookup_p50_ms"], res["no_lookup_cpu_p50_ms"])
+	fmt.Printf("  window vs none: difference p50 %.3f ms, ratio p50 %.2fx, cpu ratio p50 %.2fx\n", res["p50_diff_ms"], res["p50_ratio"], res["cpu_p50_ratio"])
+	fmt.Printf("  window vs no look-up: ratio p50 %.2fx, cpu ratio p50 %.2fx\n", res["vs_no_lookup_p50_ratio"], res["vs_no_lookup_cpu_p50_ratio"])
 }
