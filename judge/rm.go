@@ -94,7 +94,7 @@ func (j *judge) rm(all []parse.Exec, i int, e *parse.Exec, args []string, detail
 		}
 		ops = append(ops, w)
 	}
-	if len(ops) == 0 && e.ExtraArgs && strong && !j.feedInside(all, i) {
+	if len(ops) == 0 && e.ExtraArgs && strong && len(e.Feed) == 0 && !j.feedInside(all, i) {
 		j.add(RuleRmDynamicTarget, detail)
 	}
 	for _, w := range ops {
@@ -181,8 +181,8 @@ func (j *judge) rmTarget(e *parse.Exec, w parse.Word, recursive, strong bool, de
 func (j *judge) staticPath(e *parse.Exec, w parse.Word) (string, bool) {
 	v, dir := w.Value, e.Dir
 	placeholder := strings.Contains(v, "{}") || strings.Contains(v, "{.}") || strings.Contains(v, "{/}")
-	if placeholder && slices.Contains(e.Wrappers, "find -exec") {
-		placeholder = false // find's own roots are judged by FIND-DELETE-OUTSIDE
+	if placeholder && (slices.Contains(e.Wrappers, "find -exec") || len(e.Feed) > 0) {
+		placeholder = false // the roots are judged by FIND-DELETE-OUTSIDE and with the Feed (fanout.go)
 	}
 	if w.Static || !strings.ContainsAny(v, "$`") && !placeholder {
 		// static, or only a glob: judge the fixed part (globBase). A
@@ -281,22 +281,7 @@ func (j *judge) feedInside(all []parse.Exec, i int) bool {
 }
 
 // findRoots are find's starting points ("." when none).
-func findRoots(args []string) []string {
-	var roots []string
-	for _, a := range args {
-		if a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O") || a == "-D" {
-			continue
-		}
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "\\(" {
-			break
-		}
-		roots = append(roots, a)
-	}
-	if len(roots) == 0 {
-		roots = []string{"."}
-	}
-	return roots
-}
+func findRoots(args []string) []string { return programs.FindStarts(args) }
 
 func (j *judge) find(e *parse.Exec, args []string, detail string) {
 	destructive := false

@@ -54,6 +54,9 @@ var _ = rules(
 
 // homeFolder reports an entry directly in home without a dot in its name.
 func (j *judge) homeFolder(p string) bool {
+	if b, glob := globBase(p); glob && !strings.HasSuffix(b, "/*") {
+		p = b // ~/Projects/* is ~/Projects
+	}
 	if j.home == "" || filepath.Dir(p) != j.home {
 		return false
 	}

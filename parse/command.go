@@ -21,8 +21,9 @@ type cmd struct {
 	stdin     *input
 	pipeline  int
 	stage     int
-	extra     bool     // runs with further unknown arguments (xargs, find -exec +)
-	extraSrcs []string // where those arguments come from
+	extra     bool             // runs with further unknown arguments (xargs, find -exec +)
+	extraSrcs []string         // where those arguments come from
+	feed      *programs.Listed // what those arguments stand for, when known (fanout.go)
 	runs      *DynamicCode
 	synthetic bool
 	help      bool
@@ -100,8 +101,10 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			next = w.xargs(c)
 		case "find":
 			w.find(sc, c)
-			return output{srcs: []string{name}, data: -1}
-		case "parallel":
+			return output{srcs: []string{name}, data: -1, list: listingOf(c, name)}
+		case "fd", "fdfind":
+			return w.fd(sc, c, name)
+		case "parallel", "sem":
 			w.parallel(sc, c)
 			return output{srcs: []string{name}, data: -1}
 		case "eval":
@@ -195,6 +198,7 @@ func (w *walker) plain(c *cmd, name string) output {
 		}
 	}
 	w.emit(c)
+	out.list = listingOf(c, name)
 	switch name {
 	case "echo", "printf":
 		if text, ok := echoText(name, c.argv[1:]); ok {
@@ -724,6 +728,9 @@ func (w *walker) xargs(c *cmd) bool {
 	}
 	c.wrap("xargs", rest)
 	c.extra, c.extraSrcs = true, srcs
+	if c.stdin != nil {
+		c.feed = c.stdin.list // ls | xargs rm: the entries ls lists
+	}
 	c.stdin = nil
 	c.origin = Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: "xargs"}
 	return true
@@ -763,6 +770,7 @@ func (w *walker) find(sc *scope, c *cmd) {
 		inner.stdin = nil
 		inner.redirs = nil
 		inner.origin = Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: "find " + v}
+		inner.feed = listingOf(c, "find") // {} stands for what find finds
 		if len(inner.argv) > 0 {
 			w.run(sc, &inner)
 		}
@@ -800,6 +808,16 @@ func (w *walker) parallel(sc *scope, c *cmd) {
 				inner.runs = &DynamicCode{How: "shell-c", Sources: a.srcs}
 				w.emit(&inner)
 			}
+		}
+		return
+	}
+	if lines, ok := parallelLines(template, sources); ok {
+		// parallel rm -rf ::: ~/a ~/b: the lines it runs, in a shell
+		for _, line := range lines {
+			inner := *c
+			inner.wrappers = append(slices.Clip(c.wrappers), "parallel")
+			inner.stdin = nil
+			w.reparse(&inner, line, Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: "parallel"}, nil, true)
 		}
 		return
 	}

@@ -76,6 +76,14 @@ type Exec struct {
 	// ExtraArgs is true when the command runs with further arguments that
 	// cannot be known (xargs, find -exec ... +, parallel).
 	ExtraArgs bool `json:"extra_args,omitempty"`
+	// Feed are the paths the further arguments of a fan-out (ExtraArgs)
+	// stand for, when known: find's and fd's starting points, a listing
+	// piped into xargs (ls, find, fd, git ls-files, echo of a glob), as
+	// programs.Listing writes them (DIR/* everything in DIR, DIR/*_ a
+	// filtered part). FeedDeep: they reach every depth below (find, fd,
+	// git ls-files), not only the entries.
+	Feed     []Word `json:"feed,omitempty"`
+	FeedDeep bool   `json:"feed_deep,omitempty"`
 	// Wrappers lists the wrappers removed, outermost first ("sudo", "env",
 	// "timeout", "xargs", "find -exec", ...).
 	Wrappers []string `json:"wrappers,omitempty"`

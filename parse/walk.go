@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sentinel-guard/sentinel/programs"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -103,13 +104,14 @@ type pipePos struct {
 
 // input is what a command reads on stdin, when known.
 type input struct {
-	text    string   // the text, when static
-	static  bool     // text is exactly what is read
-	decoded string   // decoders the text passed through (static.go)
-	srcs    []string // commands whose output it is
-	file    bool     // stdin is a file (< file): a script, not unknown code
-	path    arg      // that file's name
-	dataIdx int      // Data entry of the text, dropped when it turns out to be code; -1 if none
+	text    string           // the text, when static
+	static  bool             // text is exactly what is read
+	decoded string           // decoders the text passed through (static.go)
+	srcs    []string         // commands whose output it is
+	file    bool             // stdin is a file (< file): a script, not unknown code
+	path    arg              // that file's name
+	dataIdx int              // Data entry of the text, dropped when it turns out to be code; -1 if none
+	list    *programs.Listed // the paths the text names, when a lister wrote it (fanout.go)
 }
 
 // output is what a statement writes on stdout, for the next pipeline stage.
@@ -123,6 +125,7 @@ type output struct {
 	// dash and zsh would decode and bash not: not computed into words.
 	decoded   string
 	shellEcho bool
+	list      *programs.Listed // the paths the text names, when a lister wrote it
 }
 
 func (w *walker) stmts(sc *scope, list []*syntax.Stmt, pp pipePos) {
@@ -267,7 +270,7 @@ func (w *walker) pipeline(sc *scope, s *syntax.Stmt, pp pipePos) output {
 	for i, st := range stages {
 		spp := pipePos{n: n, stage: i, wrap: pp.wrap}
 		if prev != nil {
-			spp.stdin = &input{text: prev.text, static: prev.static, srcs: prev.srcs, dataIdx: prev.data, decoded: prev.decoded}
+			spp.stdin = &input{text: prev.text, static: prev.static, srcs: prev.srcs, dataIdx: prev.data, decoded: prev.decoded, list: prev.list}
 		} else {
 			spp.stdin = pp.stdin
 		}
@@ -632,6 +635,7 @@ func (w *walker) emit(c *cmd) {
 		RunsCode:  c.runs,
 		Synthetic: c.synthetic,
 		HelpOnly:  c.help,
+		FeedDeep:  c.feed != nil && c.feed.Deep,
 		Remote:    c.remote,
 	}
 	for i, a := range c.argv {
@@ -641,6 +645,11 @@ func (w *walker) emit(c *cmd) {
 		e.Name = baseName(c.argv[0].Value)
 	}
 	e.Dynamic = e.Name == "" // unknown, or empty: not a command we can name
+	if c.feed != nil && c.extra {
+		for _, p := range c.feed.Paths {
+			e.Feed = append(e.Feed, Word{Value: p, Static: true})
+		}
+	}
 	w.execs = append(w.execs, e)
 }
 
