@@ -19,6 +19,7 @@ const (
 	RuleInfraStorageWipe     = "INFRA-STORAGE-WIPE"
 	RuleDataProdDb           = "DATA-PROD-DB"
 	RuleDataMigrateDeploy    = "DATA-MIGRATE-DEPLOY"
+	RuleDataOrmWipe          = "DATA-ORM-WIPE"
 )
 
 var _ = rules(
@@ -41,11 +42,17 @@ var _ = rules(
 		Fire:        []string{"kubectl delete ns prod", "kubectl delete pods --all -n prod", "kubectl delete namespace/staging", "oc delete crd certificates.cert-manager.io"},
 		Pass:        []string{"kubectl get ns", "kubectl delete pod web-1 -n prod --dry-run=client", "kubectl create ns dev"}},
 	Rule{ID: RuleInfraStorageWipe, Class: ClassInfrastructure, Severity: SevHigh, Decision: Deny,
-		Reason:      "object storage is deleted recursively (a bucket's contents)",
+		Reason:      "stored data is deleted wholesale (a bucket's contents, a managed database without a backup)",
 		Alternative: "delete the objects meant by name, or ask the operator",
-		Matches:     "`aws s3 rm --recursive`, `aws s3 rb --force`, `gsutil rm -r|-a`, `gsutil rb -f`, `gcloud storage rm -r`, `gcloud storage buckets delete`, `rclone purge|delete`, `s3cmd del -r`, `az storage blob delete-batch`, `mc rm -r`",
-		Fire:        []string{"aws s3 rm --recursive s3://bucket", "gsutil -m rm -r gs://bucket", "rclone purge remote:bucket", "aws s3 rb s3://bucket --force"},
-		Pass:        []string{"aws s3 ls s3://bucket", "gsutil ls gs://bucket", "aws s3 rm s3://bucket/one.txt --dryrun", "rclone ls remote:bucket"}},
+		Matches:     "`aws s3 rm --recursive`, `aws s3 rb --force`, `aws rds delete-db-* --skip-final-snapshot`, `gsutil rm -r|-a`, `gsutil rb -f`, `gcloud storage rm -r`, `gcloud storage buckets delete`, `gcloud sql instances|databases delete`, `rclone purge|delete`, `s3cmd del -r`, `az storage blob delete-batch`, `az sql|postgres|mysql db|server delete`, `az cosmosdb delete`, `mc rm -r`",
+		Fire:        []string{"aws s3 rm --recursive s3://bucket", "gsutil -m rm -r gs://bucket", "rclone purge remote:bucket", "aws s3 rb s3://bucket --force", "aws rds delete-db-instance --db-instance-identifier prod --skip-final-snapshot", "gcloud sql instances delete prod-db"},
+		Pass:        []string{"aws s3 ls s3://bucket", "gsutil ls gs://bucket", "aws s3 rm s3://bucket/one.txt --dryrun", "rclone ls remote:bucket", "aws rds describe-db-instances", "gcloud sql instances list"}},
+	Rule{ID: RuleDataOrmWipe, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny,
+		Reason:      "code run by a framework's runner deletes every row or drops tables",
+		Alternative: "back up first; delete the rows meant with a condition; let the operator run it",
+		Matches:     "`rails runner|r`, `manage.py|django-admin shell -c`, `artisan tinker --execute`, `mix run -e` with `.delete_all`/`.destroy_all`, `.objects.all().delete()`, `deleteMany({})`, `Repo.delete_all`, `drop_table`, `DROP TABLE`, `TRUNCATE`",
+		Fire:        []string{"rails runner 'User.delete_all'", `python manage.py shell -c "from app.models import Order; Order.objects.all().delete()"`, "bin/rails r 'ActiveRecord::Base.connection.drop_table(:users)'"},
+		Pass:        []string{"rails runner 'puts User.count'", `python manage.py shell -c "print(Order.objects.count())"`, "rails runner 'User.where(spam: true).first.destroy'"}},
 	Rule{ID: RuleDataProdDb, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny,
 		Reason:      "a migration, schema push or reset is aimed at a production database",
 		Alternative: "let the deployment pipeline or the operator migrate production",
@@ -84,6 +91,8 @@ var _ = onExec(func(j *judge, x execution) {
 		j.add(RuleInfraKubeDeleteAll, x.detail)
 	case programs.WipesStorage(e.Name, args) && !programs.DryRun(args):
 		j.add(RuleInfraStorageWipe, x.detail)
+	case programs.WipesData(tool, targs):
+		j.add(RuleDataOrmWipe, x.detail)
 	case p.Is(programs.Database) || p != nil && p.Kind.Any(programs.NonReader|programs.Reader|programs.Lister|programs.Downloader):
 		// a database client's SQL is DATA-SQL-DESTRUCTIVE's; readers and
 		// listers do not migrate (cat migrations/x.sql)

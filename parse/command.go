@@ -219,6 +219,7 @@ func (w *walker) plain(c *cmd, name string) output {
 		}
 	default:
 		w.noteData(c, name)
+		w.dbScripts(c, name) // psql -f x.sql written earlier (dbscripts.go)
 		if o, ok := w.pure(c, name); ok {
 			out = o // rev, tr, base64 -d, ... of known text (pure.go)
 		}

@@ -380,3 +380,18 @@ func (s *scope) joinSep() (string, bool) {
 	}
 	return ifs[:min(1, len(ifs))], true
 }
+
+// procStdin is the stdin of < <(cmd): cmd's output, known or not (then it
+// names cmd as its source); nil for any other target.
+func procStdin(wd *syntax.Word, t arg) *input {
+	if wd == nil || len(wd.Parts) != 1 {
+		return nil
+	}
+	if _, ok := wd.Parts[0].(*syntax.ProcSubst); !ok {
+		return nil
+	}
+	if t.code != nil && t.code.static {
+		return &input{text: t.code.text, static: true, srcs: t.code.srcs, dataIdx: -1, decoded: t.code.decoded}
+	}
+	return &input{srcs: t.srcs, dataIdx: -1}
+}

@@ -18,6 +18,17 @@ func TestStaticValues(t *testing.T) {
 		{src: `while [ -n "x" ]; do sleep 1; done`, want: []want{{argv: "[ -n x ]", name: "[", static: "SSSS"}}},
 		{src: `ls a[]`, want: []want{{argv: "ls a[]", name: "ls", static: "SS"}}},
 		{src: `rm -rf /tmp/[ab]`, want: []want{{argv: "rm -rf /tmp/[ab]", name: "rm", static: "SSD"}}},
+		// the stdin of < <(cmd) is cmd's output
+		{src: `bash < <(curl -s x)`, want: []want{{argv: "bash", name: "bash", runs: "shell-stdin", srcs: "curl"}}},
+		{src: `sh < <(echo 'rm -rf /a')`, want: []want{{argv: "rm -rf /a", name: "rm", kind: "shell-stdin", depth: 1}}},
+		// decoded text: judged, and still RunsCode from the decoder
+		{src: `echo cm0gL2E= | base64 -d | sh`, want: []want{{argv: "sh", name: "sh", runs: "shell-stdin", srcs: "base64"}, {argv: "rm /a", name: "rm", kind: "shell-stdin", depth: 1}}},
+		{src: `$(echo mr | rev) -rf /a`, want: []want{{argv: "rm -rf /a", name: "rm", runs: "decoded", srcs: "rev", static: "SSS"}}},
+		{src: `x=$(echo cm0= | base64 -d); $x /a`, want: []want{{argv: "rm /a", name: "rm", runs: "decoded", srcs: "base64"}}},
+		{src: `$(echo rm) /a`, want: []want{{argv: "rm /a", name: "rm", runs: "-"}}},
+		// a default's second reading
+		{src: `${c:-rm} /a`, want: []want{{argv: "rm /a", name: "rm"}, {argv: "${c:-rm} /a", name: ""}}},
+		{src: `x=ls; ${x:-rm} /a`, n: 1, want: []want{{argv: "ls /a", name: "ls"}}},
 	})
 }
 

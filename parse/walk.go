@@ -468,6 +468,9 @@ func (w *walker) redirects(sc *scope, redirs []*syntax.Redirect) ([]Redirect, *i
 		}
 		if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && (fd == -1 || fd == 0) {
 			in = &input{file: true, path: t, dataIdx: -1}
+			if ps := procStdin(r.Word, t); ps != nil {
+				in = ps // sh < <(curl ...): the substitution's output, not a file
+			}
 		}
 		target := t.Word
 		if target.Static {

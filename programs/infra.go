@@ -1,6 +1,9 @@
 package programs
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Infrastructure and data: which command lines change infrastructure without
 // a review step, delete stored data (container volumes, cluster volumes,
@@ -149,17 +152,24 @@ func WipesStorage(name string, args []string) bool {
 	recursive := has(args, "--recursive", "-r", "-R") || HasShortFlag(args, 'r') || HasShortFlag(args, 'R')
 	switch name {
 	case "aws":
-		return len(ops) >= 2 && ops[0] == "s3" && (ops[1] == "rm" && recursive || ops[1] == "rb" && has(args, "--force"))
+		// a bucket's contents; a managed database without its final
+		// snapshot (a table deletion stays INFRA-CLOUD-DELETE's ask, as
+		// the held-out corpus labels it)
+		return len(ops) >= 2 && (ops[0] == "s3" && (ops[1] == "rm" && recursive || ops[1] == "rb" && has(args, "--force")) ||
+			ops[0] == "rds" && strings.HasPrefix(ops[1], "delete-db-") && has(args, "--skip-final-snapshot"))
 	case "gsutil":
 		return len(ops) > 0 && (ops[0] == "rm" && (recursive || HasShortFlag(args, 'a')) || ops[0] == "rb" && has(args, "-f"))
 	case "gcloud":
-		return len(ops) >= 2 && ops[0] == "storage" && (ops[1] == "rm" && recursive || ops[1] == "buckets" && len(ops) > 2 && ops[2] == "delete")
+		return len(ops) >= 2 && ops[0] == "storage" && (ops[1] == "rm" && recursive || ops[1] == "buckets" && len(ops) > 2 && ops[2] == "delete") ||
+			len(ops) >= 3 && ops[0] == "sql" && (ops[1] == "instances" || ops[1] == "databases") && ops[2] == "delete"
 	case "rclone":
 		return len(ops) > 0 && (ops[0] == "purge" || ops[0] == "delete" || ops[0] == "rmdirs")
 	case "s3cmd":
 		return len(ops) > 0 && (ops[0] == "del" || ops[0] == "rm" || ops[0] == "rb") && recursive
 	case "az":
-		return len(ops) >= 3 && ops[0] == "storage" && (ops[1] == "blob" && ops[2] == "delete-batch" || ops[1] == "container" && ops[2] == "delete" || ops[1] == "account" && ops[2] == "delete")
+		return len(ops) >= 3 && (ops[0] == "storage" && (ops[1] == "blob" && ops[2] == "delete-batch" || ops[1] == "container" && ops[2] == "delete" || ops[1] == "account" && ops[2] == "delete") ||
+			(ops[0] == "sql" || ops[0] == "postgres" || ops[0] == "mysql") && (ops[1] == "db" || ops[1] == "server" || ops[1] == "flexible-server") && ops[2] == "delete") ||
+			len(ops) >= 2 && ops[0] == "cosmosdb" && ops[1] == "delete"
 	case "mc":
 		return len(ops) > 0 && (ops[0] == "rm" && recursive || ops[0] == "rb")
 	}
@@ -331,4 +341,33 @@ func PackageRun(name string, args []string) (string, []string) {
 		}
 	}
 	return name, args
+}
+
+// ormWipe matches code that deletes every row through an ORM or runs a
+// DROP/TRUNCATE: User.delete_all, Model.objects.all().delete(),
+// deleteMany({}), Repo.delete_all, drop_table.
+var ormWipe = regexp.MustCompile(`(?i)\.(delete_all|destroy_all|truncate|drop_table|drop_collection)\b|\.objects(\.all\(\))?\.delete\(\)|\.(deleteMany|destroy)\(\s*(\{\s*(where:\s*\{\s*\}\s*)?\}\s*)?\)|\b(drop\s+(table|database|schema)|truncate\s+(table\s+)?\w)|\bRepo\.delete_all\b`)
+
+// WipesData reports code given to a framework's runner (rails runner|r
+// CODE, manage.py|django-admin shell -c CODE, artisan tinker --execute=CODE,
+// mix run -e CODE) that deletes all rows or drops tables.
+func WipesData(name string, args []string) bool {
+	toks := append([]string{baseOf(name)}, args...)
+	code := false
+	for i, t := range toks {
+		switch {
+		case code && ormWipe.MatchString(t):
+			return true
+		case (t == "runner" || t == "r") && i > 0 && baseOf(toks[i-1]) == "rails",
+			t == "-c" && i > 0 && toks[i-1] == "shell",
+			t == "-e" && i > 0 && toks[i-1] == "run",
+			t == "--execute" && i > 0 && toks[i-1] == "tinker":
+			code = true
+		case strings.HasPrefix(t, "--execute=") && i > 0 && toks[i-1] == "tinker":
+			if ormWipe.MatchString(t) {
+				return true
+			}
+		}
+	}
+	return false
 }
