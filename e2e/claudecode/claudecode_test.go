@@ -213,7 +213,7 @@ func compactJSON(raw json.RawMessage) string {
 // effect reads the disk: did the call run, and what did it leave.
 func (w *workspace) effect(s step, c *call) (bool, string) {
 	switch s.Name {
-	case "rm-home":
+	case "rm-home", "run-script":
 		if w.exists(keepFile) {
 			return false, "~/" + keepDir + " kept"
 		}

@@ -74,9 +74,9 @@ var modes = []mode{
 	headlessMode("plan", "plan", "--permission-mode", "plan"),
 	headlessMode("auto", "auto", "--permission-mode", "auto"),
 	{Name: "i-default-yes", Interactive: true, PermissionMode: "default", Args: []string{"--permission-mode", "default"},
-		Answers: map[string]string{"touch-made": "yes", "write-notes": "yes", "git-reset": "yes"}},
+		Answers: map[string]string{"touch-made": "yes", "write-notes": "yes", "write-script": "yes", "git-reset": "yes"}},
 	{Name: "i-default-no", Interactive: true, PermissionMode: "default", Args: []string{"--permission-mode", "default"},
-		Answers: map[string]string{"touch-made": "yes", "write-notes": "yes", "git-reset": "no"}},
+		Answers: map[string]string{"touch-made": "yes", "write-notes": "yes", "write-script": "yes", "git-reset": "no"}},
 }
 
 func bash(cmd string) func(*workspace) json.RawMessage {
@@ -127,6 +127,17 @@ var steps = []step{
 			return stepInput("file_path", filepath.Join(w.project, "notes.txt"), "content", "notes\n")
 		},
 		Expect: byMode(map[string]bool{"acceptEdits": true, "bypassPermissions": true, "auto": true}, nil)},
+	// Session memory: a Write of a script, then its run in a later call of
+	// the same session. The Write is Claude Code's to permit; the run is
+	// stopped in every mode, whether or not the file was written (the
+	// memory of the Write, and the file on disk when it is there).
+	{Name: "write-script", Tool: "Write", Disk: "proj/x.sh",
+		input: func(w *workspace) json.RawMessage {
+			return stepInput("file_path", filepath.Join(w.project, "x.sh"), "content", "#!/bin/sh\nrm -rf ~/"+keepDir+"\n")
+		},
+		Expect: byMode(map[string]bool{"acceptEdits": true, "bypassPermissions": true, "auto": true}, nil)},
+	{Name: "run-script", Tool: "Bash", input: bash("bash x.sh"),
+		Expect: func(mode) expect { return expect{Hook: "deny", Stopper: bySentinel, Marker: true} }},
 	{Name: "git-reset", Tool: "Bash", input: bash("git reset --hard"),
 		Expect: func(m mode) expect {
 			e := expect{Hook: "ask", Stopper: bySentinel, Marker: true}
