@@ -104,7 +104,7 @@ func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detai
 	if e.Pipeline != 0 && e.Stage > 0 {
 		for k := range all {
 			f := &all[k]
-			if f.Pipeline == e.Pipeline && f.Stage < e.Stage && (f.Name == "echo" || f.Name == "printf" || f.Name == "cat") {
+			if f.Pipeline == e.Pipeline && f.Stage < e.Stage && printsText(f.Name) {
 				for _, w := range f.Argv[1:] {
 					if destructiveSQL(w.Value) {
 						j.add(RuleDataSqlDestructive, detail)
@@ -169,4 +169,15 @@ func allTokens(toks, want []string) bool {
 		}
 	}
 	return true
+}
+
+// printsText reports a program whose output is its arguments or its files
+// as they are (echo, printf, cat and its family): piped into a database
+// client, that is the SQL it runs.
+func printsText(name string) bool {
+	switch canon(programs.Lookup(name), name) {
+	case "echo", "printf", "cat":
+		return true
+	}
+	return false
 }

@@ -438,9 +438,10 @@ func (j *judge) stdinTainted(all []parse.Exec, e *parse.Exec, ts *taints) (strin
 			continue
 		}
 		var files []string
-		switch f.Name {
-		case "cat", "head", "tail", "tac":
-			files = parseOpts(wordValues(f.Argv[1:]), "nc").Pos
+		p := programs.Lookup(f.Name)
+		switch canon(p, f.Name) {
+		case "cat", "head": // tac, less, ...; tail
+			files = p.Parse(wordValues(f.Argv[1:])).Pos
 		}
 		for _, r := range f.Redirects {
 			if r.Op == "<" && r.Target.Static {

@@ -62,7 +62,7 @@ var _ = rules(
 func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
 	prog := programs.Lookup(e.Name)
 	switch canon(prog, e.Name) {
-	case "sudo", "doas", "pkexec", "run0":
+	case "sudo", "doas", "pkexec": // run0 is pkexec
 		// reached only when nothing was unwrapped: sudo -i, sudo -s, sudo su
 		if len(args) > 0 && onlyOptions(args) && !containsAny(args, "-i", "-s", "--login", "--shell") {
 			return // sudo -l, -v, -k
@@ -70,7 +70,7 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 		if len(args) > 0 {
 			j.add(RulePrivSudo, detail)
 		}
-	case "su", "sg", "machinectl":
+	case "su", "sg", "machinectl": // runuser is su
 		j.add(RulePrivSudo, detail)
 	case "visudo":
 		j.add(RulePrivSudoers, detail)

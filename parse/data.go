@@ -2,6 +2,8 @@ package parse
 
 import (
 	"strings"
+
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // Data positions: words that a command reads as text, never as commands.
@@ -10,14 +12,15 @@ import (
 // noteData records data positions of a plain command.
 func (w *walker) noteData(c *cmd, name string) {
 	args := c.argv[1:]
-	switch name {
-	case "git":
+	p := programs.Lookup(name)
+	switch {
+	case name == "git":
 		w.gitData(c, args)
-	case "gh":
+	case name == "gh":
 		w.flagData(args, "message", "--body", "-b", "--title", "-t", "--notes", "-n")
-	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "jq", "yq", "gojq":
+	case p.Is(programs.Pattern): // grep, rg, sed, jq, ...
 		w.patternData(args, "pattern")
-	case "awk", "gawk", "mawk", "nawk", "busybox awk":
+	case p != nil && p.Lang == "awk" || name == "busybox awk": // gawk, mawk, ...
 		if prog, ok := firstOperand(args, "fvF"); ok {
 			w.addData(prog.Value, "awk program")
 			if prog.Static {
@@ -28,7 +31,7 @@ func (w *walker) noteData(c *cmd, name string) {
 				w.scanCode(&inner, prog.Value, "awk", o)
 			}
 		}
-	case "man", "which", "type", "help", "whatis", "apropos", "whereis", "info", "tldr":
+	case p.Is(programs.Manual): // man, which, type, tldr, ...
 		if len(args) > 0 {
 			w.addData(joinArgs(args), "lookup")
 		}

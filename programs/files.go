@@ -29,7 +29,7 @@ var _ = register(
 	&Program{Name: "tee", Names: []string{"sponge"}, Kind: Writer, Outputs: Operands},
 	&Program{Name: "dd", Kind: Reader | Writer, Outputs: ddOutputs},
 	&Program{Name: "truncate", Kind: Writer | NonReader, Opts: S("sr", "size", "reference")},
-	&Program{Name: "sed", Kind: Reader | Writer, Opts: S("ef", "expression", "file")},
+	&Program{Name: "sed", Kind: Reader | Writer | Pattern, Opts: S("ef", "expression", "file")},
 	&Program{Name: "chmod", Kind: Writer | NonReader | Permissions, Opts: S("", "reference"), ModeOperand: true},
 	&Program{Name: "chown", Names: []string{"chgrp"}, Kind: Writer | NonReader | Permissions, Opts: S("", "reference", "from"), ModeOperand: true},
 	&Program{Name: "chattr", Kind: Writer | NonReader | Permissions},
@@ -43,8 +43,9 @@ var _ = register(
 	// readers of their operands
 	&Program{Name: "cat", Names: []string{"tac", "nl", "less", "more", "most", "bat", "batcat", "view", "strings", "hexdump", "hd"}, Kind: Reader},
 	&Program{Name: "head", Names: []string{"tail"}, Kind: Reader, Opts: S("nc", "lines", "bytes")},
-	&Program{Name: "grep", Names: []string{"egrep", "fgrep", "rg", "ag", "ack", "zgrep"}, Kind: Reader},
-	&Program{Name: "diff", Names: []string{"cmp", "comm", "sort", "uniq", "cut", "paste", "jq", "yq", "column", "fold", "fmt", "iconv"}, Kind: Reader},
+	&Program{Name: "grep", Names: []string{"egrep", "fgrep", "rg", "ag", "ack", "zgrep"}, Kind: Reader | Pattern},
+	&Program{Name: "jq", Names: []string{"yq", "gojq"}, Kind: Reader | Pattern},
+	&Program{Name: "diff", Names: []string{"cmp", "comm", "sort", "uniq", "cut", "paste", "column", "fold", "fmt", "iconv"}, Kind: Reader},
 	&Program{Name: "vim", Names: []string{"vi", "nvim", "nano", "emacs", "ed", "ex"}, Kind: Reader | Writer},
 	&Program{Name: "sha256sum", Names: []string{"sha1sum", "md5sum", "sha512sum", "b2sum", "cksum", "shasum"}, Kind: NonReader},
 	// never print a file's content
@@ -54,7 +55,9 @@ var _ = register(
 	&Program{Name: "tree", Kind: NonReader | Lister},
 	&Program{Name: "locate", Names: []string{"plocate", "mlocate"}, Kind: NonReader | Lister},
 	&Program{Name: "stat", Names: []string{"file", "realpath", "readlink", "dirname", "basename", "du", "wc", "lsof", "getfacl", "test", "[", "[["}, Kind: NonReader},
-	&Program{Name: "cd", Names: []string{"pushd", "popd", "which", "type", "man", "true", "false", "code", "whereis"}, Kind: NonReader},
+	&Program{Name: "cd", Names: []string{"pushd", "popd", "true", "false", "code"}, Kind: NonReader},
+	&Program{Name: "man", Names: []string{"which", "type", "whereis"}, Kind: NonReader | Manual},
+	&Program{Name: "tldr", Names: []string{"help", "whatis", "apropos", "info"}, Kind: Manual},
 	&Program{Name: "ssh-add", Names: []string{"ssh-keygen", "ssh-copy-id"}, Kind: NonReader},
 )
 

@@ -47,6 +47,8 @@ const (
 	Cluster                          // manages a cluster (kubectl, helm): Destroys deletes its resources
 	Cloud                            // a cloud provider's CLI: Destroys deletes or terminates its resources
 	Permissions                      // changes modes, owners, attributes or ACLs (chmod, chown, chattr, setfacl)
+	Pattern                          // its first operand is a pattern or a filter program: data, never a command (grep, sed, jq)
+	Manual                           // looks its operands up (man, which, type, tldr): they are names, not commands
 )
 
 // Has reports whether k includes every kind in want.

@@ -157,6 +157,10 @@ func TestOwnDigits(t *testing.T) {
 		!Lookup("env").PrintsEnv([]string{"-0"}) || Lookup("env").PrintsEnv([]string{"-u", "X", "ls"}) {
 		t.Error("PrintsEnv")
 	}
+	if !Is("rg", Pattern) || !Is("gojq", Pattern) || !Is("sed", Pattern) || Is("sort", Pattern) ||
+		!Is("tldr", Manual) || !Is("which", NonReader|Manual) || Is("help", NonReader) {
+		t.Error("Pattern / Manual")
+	}
 	if !Is("chattr", Permissions) || Lookup("chattr").ModeOperand || !Lookup("chgrp").ModeOperand {
 		t.Error("Permissions / ModeOperand")
 	}
