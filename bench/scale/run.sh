@@ -5,6 +5,8 @@
 # and reused), then runs each reading command once under /usr/bin/time -v
 # and prints wall time and peak RSS. doctor runs twice: the first walks the
 # whole chain, the second only what was appended since (nothing here).
+# The load average (uptime) is printed before and after each size: on a
+# shared machine wall times are loose, peak RSS is the figure that counts.
 # The goal (docs/cli.md, "Scale"): peak RSS under 64 MiB at 1M entries.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -15,14 +17,16 @@ go build -o "$dir/gen" bench/scale/gen.go
 [ $# -gt 0 ] || set -- 10000 200000 1000000
 for n in "$@"; do
 	[ -f "$dir/$n/register.db" ] || "$dir/gen" -out "$dir/$n/register.db" -n "$n"
+	echo "$n entries, before: $(uptime)"
 	rm -f "$dir/$n/doctor.checkpoint" "$dir/$n/bundle.json"
 	export SENTINEL_HOME="$dir/$n" HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" CLAUDE_CONFIG_DIR="$dir/home/.claude"
 	for c in "verify --allow-unsealed" "doctor" "doctor" "census --out $dir/stops-$n.json" \
-		"outcomes" "grades" "grades --ungraded" "replay" "log -n 0 --json" \
+		"outcomes" "outcomes --all --json" "grades" "grades --ungraded" "replay" "replay --json" "log -n 0 --json" \
 		"export --out $dir/$n/bundle.json" "verify --bundle $dir/$n/bundle.json --allow-unsealed"; do
 		/usr/bin/time -v "$dir/sentinel" $c >/dev/null 2>"$dir/time.txt" || true
 		wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir/time.txt")
 		rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/time.txt")
 		printf '%8d  %-34s %10s  %6d MiB\n' "$n" "$(echo "$c" | sed "s|$dir/||g")" "$wall" $((rss / 1024))
 	done
+	echo "$n entries, after: $(uptime)"
 done
