@@ -171,3 +171,23 @@ func (r *Register) EachGrade(fn func(ref int64, label string) error) error {
 	}
 	return r.wrap(rows.Err())
 }
+
+// GradeRefs lists every grade entry, in sequence order, as its sequence
+// number and the entry it grades, through the kind index: a pair per
+// grade, not a row per entry.
+func (r *Register) GradeRefs() ([][2]int64, error) {
+	rows, err := r.db.Query(`SELECT seq, ref FROM entries INDEXED BY entries_kind WHERE kind = ? ORDER BY seq`, KindGrade)
+	if err != nil {
+		return nil, r.wrap(err)
+	}
+	defer rows.Close()
+	var out [][2]int64
+	for rows.Next() {
+		var p [2]int64
+		if err := rows.Scan(&p[0], &p[1]); err != nil {
+			return nil, r.wrap(err)
+		}
+		out = append(out, p)
+	}
+	return out, r.wrap(rows.Err())
+}

@@ -23,10 +23,11 @@ for n in "$@"; do
 	for c in "verify --allow-unsealed" "doctor" "doctor" "census --out $dir/stops-$n.json" \
 		"outcomes" "outcomes --all --json" "grades" "grades --ungraded" "replay" "replay --json" "log -n 0 --json" \
 		"export --out $dir/$n/bundle.json" "verify --bundle $dir/$n/bundle.json --allow-unsealed"; do
-		/usr/bin/time -v "$dir/sentinel" $c >/dev/null 2>"$dir/time.txt" || true
+		rc=0
+		/usr/bin/time -v "$dir/sentinel" $c >/dev/null 2>"$dir/time.txt" || rc=$?
 		wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir/time.txt")
 		rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/time.txt")
-		printf '%8d  %-34s %10s  %6d MiB\n' "$n" "$(echo "$c" | sed "s|$dir/||g")" "$wall" $((rss / 1024))
+		printf '%8d  %-34s %10s  %6d MiB  exit %d\n' "$n" "$(echo "$c" | sed "s|$dir/||g")" "$wall" $((rss / 1024)) "$rc"
 	done
 	echo "$n entries, after: $(uptime)"
 done

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -232,40 +233,46 @@ type gradesReport struct {
 
 const selfConcordanceDef = "true / (true + false) over the latest grade of each flag, unclear excluded: the operator agreeing with the tool, not precision"
 
-// collectGrades streams the register once. It keeps a few fields of each
-// flag (strings copied out of the row, so that no row stays in memory) and
-// the latest grade of each graded flag; what happened to a graded call is
-// looked up by the tool_use_id index afterwards.
+// collectGrades reads the grade entries through the kind index and, for
+// each, the flag it grades and the grade itself by sequence number: memory
+// holds the latest grade of each graded flag, never every flag. A grade
+// counts when it grades an earlier deny or ask (sentinel appends no other);
+// what happened to a graded call is looked up by the tool_use_id index.
 func collectGrades(r *register.Register) (*gradesReport, error) {
-	type flag struct {
-		f         flagFields
-		toolUseID string
-	}
-	flags := map[int64]*flag{}
-	latest := map[int64]*gradedFlag{}
-	var in interner
-	err := r.Each(1, func(e *register.Entry) error {
-		switch {
-		case protocol.IsFlag(*e):
-			flags[e.Seq] = &flag{flagFields{Seq: e.Seq, Time: e.Time, Tool: in.get(e.Tool), Decision: in.get(e.Decision),
-				Attended: e.Attended, Rules: in.list(e.Rules)}, strings.Clone(e.ToolUseID)}
-		case e.Kind == register.KindGrade:
-			f, ok := flags[e.Ref]
-			if !ok {
-				return nil // a grade of a non-flag cannot be appended by sentinel; ignore
-			}
-			var n gradeNote
-			_ = json.Unmarshal(e.Input, &n) // commitment-only grades have no note
-			g := &gradedFlag{flagFields: f.f, Grade: in.get(e.Label), GradeSeq: e.Seq, GradedAt: e.Time, Note: n.Note}
-			if old := latest[e.Ref]; old != nil {
-				g.Regraded = old.Regraded + 1
-			}
-			latest[e.Ref] = g
-		}
-		return nil
-	})
+	refs, err := r.GradeRefs()
 	if err != nil {
 		return nil, err
+	}
+	latest := map[int64]*gradedFlag{}
+	ids := map[int64]string{} // graded flag -> its tool_use_id
+	var in interner
+	for _, p := range refs {
+		seq, ref := p[0], p[1]
+		if ref >= seq || ref < 1 {
+			continue // not an earlier entry: not a grade sentinel appends
+		}
+		f, err := r.Get(ref)
+		if errors.Is(err, register.ErrNoEntry) {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		if !protocol.IsFlag(*f) {
+			continue // a grade of a non-flag cannot be appended by sentinel; ignore
+		}
+		e, err := r.Get(seq)
+		if err != nil {
+			return nil, err
+		}
+		var n gradeNote
+		_ = json.Unmarshal(e.Input, &n) // commitment-only grades have no note
+		g := &gradedFlag{flagFields: flagFields{Seq: f.Seq, Time: f.Time, Tool: in.get(f.Tool), Decision: in.get(f.Decision),
+			Attended: f.Attended, Rules: in.list(f.Rules)}, Grade: in.get(e.Label), GradeSeq: e.Seq, GradedAt: e.Time, Note: n.Note}
+		if old := latest[ref]; old != nil {
+			g.Regraded = old.Regraded + 1
+		}
+		latest[ref] = g
+		ids[ref] = f.ToolUseID
 	}
 	ran, done, err := r.RanLookup()
 	if err != nil {
@@ -273,7 +280,7 @@ func collectGrades(r *register.Register) (*gradesReport, error) {
 	}
 	defer done()
 	for seq, g := range latest {
-		id := flags[seq].toolUseID
+		id := ids[seq]
 		didRun := false
 		if id != "" {
 			if didRun, err = ran(id); err != nil {

@@ -127,38 +127,38 @@ type ungradedFlag struct {
 	Input  string `json:"input"` // the command or path, shortened; "" when withheld
 }
 
-// ungradedFlags streams the register once and keeps only the flags not
-// graded so far (a few per hundred entries), each in a short form.
+// ungradedFlags reads which entries are graded (by the kind index), then
+// streams the register once and keeps only the flags not graded, each in a
+// short form.
 func ungradedFlags(r *register.Register) ([]ungradedFlag, error) {
-	var flags []ungradedFlag
-	at := map[int64]int{} // seq -> index in flags
-	graded := map[int64]bool{}
+	// The graded entries first (a pair per grade, by the kind index), so
+	// that only the flags still ungraded are kept from the stream.
+	refs, err := r.GradeRefs()
+	if err != nil {
+		return nil, err
+	}
+	graded := make(map[int64]bool, len(refs))
+	for _, p := range refs {
+		graded[p[1]] = true
+	}
+	flags := []ungradedFlag{}
 	var str interner
-	err := r.Each(1, func(e *register.Entry) error {
-		switch {
-		case protocol.IsFlag(*e):
-			at[e.Seq] = len(flags)
-			in := ""
-			if len(e.Input) > 0 {
-				in = shortInput(e.Input, 200)
-			}
-			flags = append(flags, ungradedFlag{flagFields: flagFields{Seq: e.Seq, Time: e.Time, Tool: str.get(e.Tool),
-				Decision: str.get(e.Decision), Attended: e.Attended, Rules: str.list(e.Rules)}, Reason: str.get(e.Reason), Input: strings.Clone(in)})
-		case e.Kind == register.KindGrade:
-			graded[e.Ref] = true
+	err = r.Each(1, func(e *register.Entry) error {
+		if !protocol.IsFlag(*e) || graded[e.Seq] {
+			return nil
 		}
+		in := ""
+		if len(e.Input) > 0 {
+			in = shortInput(e.Input, 200)
+		}
+		flags = append(flags, ungradedFlag{flagFields: flagFields{Seq: e.Seq, Time: e.Time, Tool: str.get(e.Tool),
+			Decision: str.get(e.Decision), Attended: e.Attended, Rules: str.list(e.Rules)}, Reason: str.get(e.Reason), Input: strings.Clone(in)})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := flags[:0]
-	for _, f := range flags {
-		if !graded[f.Seq] {
-			out = append(out, f)
-		}
-	}
-	return append([]ungradedFlag{}, out...), nil
+	return flags, nil
 }
 
 func printUngraded(w io.Writer, fs []ungradedFlag) {
