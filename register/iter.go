@@ -37,6 +37,15 @@ func (r *Register) QueryEach(f Filter, fn func(e *Entry) error) error {
 // drawn from it (cmd/sentinel); nil turns it off.
 func (r *Register) SetProgress(fn func(seq int64)) { r.progress = fn }
 
+// ReportProgress tells the progress function (SetProgress) that a read
+// done outside the register's own loops (a walk by sequence number) has
+// reached entry seq.
+func (r *Register) ReportProgress(seq int64) {
+	if r.progress != nil {
+		r.progress(seq)
+	}
+}
+
 // report calls the progress function for every 1024th row n.
 func (r *Register) report(n int, seq int64) {
 	if r.progress != nil && n%1024 == 0 {

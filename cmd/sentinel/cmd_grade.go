@@ -246,8 +246,11 @@ func collectGrades(r *register.Register) (*gradesReport, error) {
 	latest := map[int64]*gradedFlag{}
 	ids := map[int64]string{} // graded flag -> its tool_use_id
 	var in interner
-	for _, p := range refs {
+	for i, p := range refs {
 		seq, ref := p[0], p[1]
+		if i%256 == 0 {
+			r.ReportProgress(seq)
+		}
 		if ref >= seq || ref < 1 {
 			continue // not an earlier entry: not a grade sentinel appends
 		}

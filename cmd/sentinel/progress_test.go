@@ -29,14 +29,18 @@ func progressRegister(t *testing.T, n int) {
 	}
 	defer r.Close()
 	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	// Per four entries: an allow and its outcome, an ask, a deny (no breach:
-	// a breach's message would be stderr the test must tell from progress).
+	// Per five entries: an allow and its outcome, an ask, a deny (no breach:
+	// a breach's message would be stderr the test must tell from progress),
+	// a grade of the ask.
 	err = register.BulkLoad(r, n, func(i int) *register.Entry {
 		e := &register.Entry{Kind: register.KindDecision, Time: at.Add(time.Duration(i) * time.Second), Tool: "Bash",
-			ToolUseID: fmt.Sprintf("toolu_%d", i), Decision: []string{"allow", "", "ask", "deny"}[i%4], Rules: []string{},
+			ToolUseID: fmt.Sprintf("toolu_%d", i), Decision: []string{"allow", "", "ask", "deny", ""}[i%5], Rules: []string{},
 			Input: []byte(`{"command":"ls"}`)}
-		if i%4 == 1 {
+		switch i % 5 {
+		case 1:
 			e.Kind, e.Input, e.Label, e.ToolUseID = register.KindOutcome, nil, register.LabelRan, fmt.Sprintf("toolu_%d", i-1)
+		case 4:
+			e.Kind, e.Input, e.Label, e.ToolUseID, e.Ref = register.KindGrade, nil, "true", "", int64(i-1)
 		}
 		return e
 	})
