@@ -108,6 +108,9 @@ func parallelLines(template, sources []arg) ([]string, bool) {
 			groups[len(groups)-1] = append(groups[len(groups)-1], a)
 		}
 	}
+	if len(groups) == 0 {
+		return nil, false // the values come from stdin
+	}
 	jobs := [][]arg{nil}
 	for _, g := range groups {
 		if len(g) == 0 {

