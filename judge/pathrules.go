@@ -450,6 +450,9 @@ func (j *judge) writeAbs(p string, kind writeKind, detail string) {
 		j.add(RuleProtectedPathWrite, detail)
 		return
 	}
+	if kind != kindChmod && traceFile(base) {
+		j.add(RuleOversightTraces, detail) // and on
+	}
 	if kind != kindDelete && kind != kindChmod && j.persistencePath(p) {
 		j.add(RulePersistenceInstall, detail) // and on: a stricter rule may apply too
 	}

@@ -60,9 +60,9 @@ var _ = rules(
 	Rule{ID: RuleRmProjectRoot, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "recursive rm of the whole project directory",
 		Alternative: "delete the build outputs by name (build/, dist/, node_modules/)",
-		Matches:     "`rm -r .`, `rm -rf *` at the project root, the project dir itself",
-		Fire:        []string{"rm -rf .", "rm -rf /home/user/proj"},
-		Pass:        []string{"rm -rf ./dist", "rm -f *.log"}},
+		Matches:     "`rm -r .`, `rm -rf *` at the project root, the project dir itself; `find .` deleting with no test that narrows what it finds (only `-type`, `-mindepth`, ...)",
+		Fire:        []string{"rm -rf .", "rm -rf /home/user/proj", "find . -type f -delete", "find . -mindepth 1 -exec rm -rf {} +"},
+		Pass:        []string{"rm -rf ./dist", "rm -f *.log", "find . -name '*.pyc' -delete", "find . -type d -empty -delete"}},
 	Rule{ID: RuleFindDeleteOutside, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "find -delete/-exec rm starting outside the project, at / or in home",
 		Alternative: "run find inside the project, first without -delete",
@@ -316,6 +316,10 @@ func (j *judge) find(e *parse.Exec, args []string, detail string) {
 		switch j.locate(p) {
 		case locSystem, locHome, locHomeDot, locOutside:
 			j.add(RuleFindDeleteOutside, detail)
+		case locProjectRoot:
+			if !programs.FindSelects(args) {
+				j.add(RuleRmProjectRoot, detail) // everything in the project, like rm -rf ./*
+			}
 		}
 	}
 }

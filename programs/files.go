@@ -85,6 +85,22 @@ func FindRuns(a string) bool {
 	return a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir"
 }
 
+// FindSelects reports whether find's expression narrows what it finds by
+// name, path, age, size, owner or emptiness: without such a test (only
+// -type, -mindepth, -maxdepth, -xdev), an action applies to everything
+// under the roots (find . -type f -delete empties the project).
+func FindSelects(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname",
+			"-newer", "-anewer", "-cnewer", "-newermt", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used",
+			"-size", "-empty", "-user", "-group", "-uid", "-gid", "-nouser", "-nogroup", "-perm", "-links", "-inum", "-samefile", "-prune":
+			return true
+		}
+	}
+	return false
+}
+
 // FindActs reports a find action that runs something on, deletes, or
 // writes out what find finds (-exec ..., -delete, -fprint FILE, -fls FILE).
 func FindActs(a string) bool {

@@ -1,0 +1,67 @@
+package judge
+
+import (
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/programs"
+)
+
+// The traces an operator reads afterwards: system logs, the journal, the
+// shell's history. An agent that clears them (truncate -s0 /var/log/auth.log,
+// journalctl --vacuum-time=1s, history -c, unset HISTFILE) leaves the
+// operator less to check its work by; sentinel's own register is guarded
+// apart (SENTINEL-TAMPER). And an agent started with its approvals off
+// (claude --dangerously-skip-permissions, codex --yolo) runs what its model
+// decides with no human, whatever this session's mode is.
+
+// Rules of this file.
+const (
+	RuleOversightTraces   = "OVERSIGHT-TRACES"
+	RuleAgentUnsupervised = "AGENT-UNSUPERVISED"
+)
+
+var _ = rules(
+	Rule{ID: RuleOversightTraces, Class: ClassOversight, Severity: SevMedium, Decision: Ask,
+		Reason:      "clears or switches off logs or the shell history the operator checks afterwards",
+		Alternative: "leave logs and history alone; ask the operator to rotate them",
+		Matches:     "writes, truncation or deletion under `/var/log/`, `journalctl --vacuum-*`/`--rotate`, `history -c`, `unset HISTFILE`, `HISTFILE=/dev/null`, `HISTSIZE=0`, `set +o history`",
+		Fire:        []string{"truncate -s0 /var/log/auth.log", "journalctl --vacuum-time=1s", "history -c", "unset HISTFILE", "export HISTFILE=/dev/null; ./deploy.sh", "rm -f /var/log/syslog*", ": > /var/log/nginx/access.log"},
+		Pass:        []string{"tail -n 50 /var/log/syslog", "journalctl -u app --since today", "history | tail", "echo $HISTFILE", "export HISTSIZE=10000", "rm -f logs/app.log"}},
+	Rule{ID: RuleAgentUnsupervised, Class: ClassOversight, Severity: SevHigh, Decision: Ask,
+		Reason:      "starts a coding agent with its approvals or sandbox switched off: it runs what its model decides, with no human",
+		Alternative: "run the agent in its default mode, or ask the operator",
+		Matches:     "`claude --dangerously-skip-permissions` or `--permission-mode bypassPermissions`, `codex --dangerously-bypass-approvals-and-sandbox`/`--yolo`, `gemini --yolo`/`--approval-mode yolo`, `aider --yes-always`, `cursor-agent --force`, `amp --dangerously-allow-all`",
+		Fire:        []string{`claude --dangerously-skip-permissions -p "fix the tests"`, "claude -p --permission-mode bypassPermissions 'deploy'", "codex exec --yolo 'clean up'", "gemini --yolo -p 'x'", "aider --yes-always --message 'refactor'"},
+		Pass:        []string{`claude -p "summarise the diff"`, "claude --permission-mode plan", "codex exec 'explain main.go'", "aider --help", "gemini -p 'x'"}},
+)
+
+var _ = onExec(func(j *judge, x execution) {
+	name := x.e.Name
+	if programs.Unsupervised(name, x.args) {
+		j.add(RuleAgentUnsupervised, x.detail)
+	}
+	if programs.HistoryOff(name, x.args) || programs.LogWipe(name, x.args) {
+		j.add(RuleOversightTraces, x.detail)
+		return
+	}
+	if name == "export" || name == "declare" || name == "typeset" || name == "readonly" {
+		for _, a := range x.args {
+			if k, v, ok := strings.Cut(a, "="); ok && programs.HistoryAssign(k, v) {
+				j.add(RuleOversightTraces, x.detail)
+				return
+			}
+		}
+	}
+	for _, a := range x.e.Assigns {
+		if a.Value.Static && programs.HistoryAssign(a.Name, a.Value.Value) {
+			j.add(RuleOversightTraces, x.detail)
+			return
+		}
+	}
+})
+
+// traceFile reports the system logs: writing, truncating or deleting them
+// clears what the operator reads afterwards.
+func traceFile(p string) bool {
+	return strings.HasPrefix(p, "/var/log/") || p == "/var/log"
+}

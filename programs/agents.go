@@ -1,0 +1,90 @@
+package programs
+
+import "strings"
+
+// Coding agents started by the agent. An agent with its approvals switched
+// off runs whatever its model decides, without the human this session may
+// have: the command line is the one place that says so.
+
+// Unsupervised reports an agent CLI told to skip its approvals or sandbox:
+// claude --dangerously-skip-permissions or --permission-mode
+// bypassPermissions, codex --dangerously-bypass-approvals-and-sandbox or
+// --yolo, gemini --yolo/-y or --approval-mode yolo, aider --yes-always,
+// cursor-agent --force, amp --dangerously-allow-all, goose with
+// GOOSE_MODE=auto is not seen here (an environment setting).
+func Unsupervised(name string, args []string) bool {
+	val := func(opt string) (string, bool) {
+		for i, a := range args {
+			if v, ok := strings.CutPrefix(a, opt+"="); ok {
+				return v, true
+			}
+			if a == opt && i+1 < len(args) {
+				return args[i+1], true
+			}
+		}
+		return "", false
+	}
+	switch name {
+	case "claude":
+		if hasWord(args, "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions") {
+			return true
+		}
+		m, ok := val("--permission-mode")
+		return ok && m == "bypassPermissions"
+	case "codex":
+		return hasWord(args, "--dangerously-bypass-approvals-and-sandbox", "--yolo")
+	case "gemini":
+		if hasWord(args, "--yolo", "-y") {
+			return true
+		}
+		m, ok := val("--approval-mode")
+		return ok && m == "yolo"
+	case "aider":
+		return hasWord(args, "--yes-always")
+	case "cursor-agent":
+		return hasWord(args, "--force", "-f")
+	case "amp":
+		return hasWord(args, "--dangerously-allow-all")
+	}
+	return false
+}
+
+// HistoryOff reports a shell builtin or setting that stops the shell
+// history from recording or clears it: history -c, unset HISTFILE,
+// HISTFILE=/dev/null, HISTSIZE=0, set +o history.
+func HistoryOff(name string, args []string) bool {
+	switch name {
+	case "history":
+		return hasWord(args, "-c") || len(args) > 1 && args[0] == "-w" && args[1] == "/dev/null"
+	case "unset":
+		return hasWord(args, "HISTFILE")
+	case "set":
+		return len(args) > 1 && args[0] == "+o" && args[1] == "history"
+	}
+	return false
+}
+
+// HistoryAssign reports an assignment that switches the history off.
+func HistoryAssign(name, value string) bool {
+	switch name {
+	case "HISTFILE":
+		return value == "/dev/null" || value == ""
+	case "HISTSIZE", "HISTFILESIZE", "SAVEHIST":
+		return value == "0"
+	}
+	return false
+}
+
+// LogWipe reports a log tool told to delete logs: journalctl
+// --vacuum-time/--vacuum-size/--vacuum-files/--rotate, logrotate -f.
+func LogWipe(name string, args []string) bool {
+	if name != "journalctl" {
+		return false
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "--vacuum-") || a == "--rotate" {
+			return true
+		}
+	}
+	return false
+}
