@@ -86,10 +86,13 @@ type Memory struct {
 }
 
 // New is the memory of session sessionID in the register in stateDir; the
-// look-ups may take at most Budget together and never run past a quarter
-// of the time left before deadline.
-func New(stateDir, sessionID string, deadline time.Time) *Memory {
-	b := Budget
+// look-ups may take at most budget together (Budget when 0) and never run
+// past a quarter of the time left before deadline.
+func New(stateDir, sessionID string, deadline time.Time, budget time.Duration) *Memory {
+	b := budget
+	if b <= 0 {
+		b = Budget
+	}
 	if left := time.Until(deadline) / 4; left < b {
 		b = left
 	}

@@ -54,7 +54,7 @@ func TestMemory(t *testing.T) {
 			return "s", "allow", nil
 		}
 	})
-	m := New(dir, "s", time.Now().Add(2*time.Second))
+	m := New(dir, "s", time.Now().Add(2*time.Second), 0)
 	defer m.Close()
 	if f, ok := m.Written("/p/x.sh"); !ok || f.Verdict != judge.Deny || f.Seq != 1 || f.Rules[0] != "R" {
 		t.Errorf("x.sh: %+v %v", f, ok)
@@ -77,7 +77,7 @@ func TestMemory(t *testing.T) {
 	if !m.Read() || m.Note() != "" {
 		t.Errorf("read %v note %q", m.Read(), m.Note())
 	}
-	o := New(dir, "other", time.Now().Add(2*time.Second))
+	o := New(dir, "other", time.Now().Add(2*time.Second), 0)
 	defer o.Close()
 	if _, ok := o.SecretRead(); ok {
 		t.Error("another session's secret read is remembered")
@@ -91,7 +91,7 @@ func TestMemoryWindow(t *testing.T) {
 	fill(t, dir, Window+1, func(i int) (string, string, *judge.Facts) {
 		return "s", "allow", wrote(fmt.Sprintf("/p/f%d.sh", i), judge.Deny)
 	})
-	m := New(dir, "s", time.Now().Add(2*time.Second))
+	m := New(dir, "s", time.Now().Add(2*time.Second), 0)
 	defer m.Close()
 	if _, ok := m.Written("/p/f0.sh"); ok {
 		t.Error("the oldest entry, outside the window, is remembered")
@@ -104,13 +104,13 @@ func TestMemoryWindow(t *testing.T) {
 // TestMemoryUnavailable: no register, an unreadable one, or no time left:
 // nothing is remembered, and the note says why (none for a fresh register).
 func TestMemoryUnavailable(t *testing.T) {
-	m := New(t.TempDir(), "s", time.Now().Add(2*time.Second))
+	m := New(t.TempDir(), "s", time.Now().Add(2*time.Second), 0)
 	if _, ok := m.Written("/p/x.sh"); ok || m.Note() != "" {
 		t.Errorf("fresh register: note %q", m.Note())
 	}
 	dir := t.TempDir()
 	fill(t, dir, 1, func(int) (string, string, *judge.Facts) { return "s", "allow", wrote("/p/x.sh", judge.Deny) })
-	late := New(dir, "s", time.Now()) // the deadline is now: no budget
+	late := New(dir, "s", time.Now(), time.Second) // the deadline is now: no budget
 	if _, ok := late.Written("/p/x.sh"); ok || !strings.Contains(late.Note(), "not read within") {
 		t.Errorf("no budget: note %q", late.Note())
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/judge"
+	"github.com/sentinel-guard/sentinel/session"
 )
 
 // Budget bounds. The budget is how long the hook may take before it
@@ -47,6 +48,10 @@ type Environ struct {
 	Attendance Attendance
 	// Budget is the hook's deadline (SENTINEL_HOOK_BUDGET, default 2 s).
 	Budget time.Duration
+	// MemoryBudget bounds the session memory's look-ups
+	// (SENTINEL_MEMORY_BUDGET, default session.Budget, 1 ms to 1 s; never
+	// more than a quarter of the time left before the deadline).
+	MemoryBudget time.Duration
 	// Problems are settings that could not be read, for stderr and the
 	// entry; each was replaced by its fail-closed reading.
 	Problems []string
@@ -75,6 +80,14 @@ func NewEnviron(getenv func(string) string) *Environ {
 			e.Problems = append(e.Problems, err.Error())
 		} else {
 			e.Budget = b
+		}
+	}
+	e.MemoryBudget = session.Budget
+	if v := getenv("SENTINEL_MEMORY_BUDGET"); v != "" {
+		if b, err := time.ParseDuration(strings.TrimSpace(v)); err != nil {
+			e.Problems = append(e.Problems, fmt.Sprintf("SENTINEL_MEMORY_BUDGET=%q is not a duration (want e.g. 20ms); using %s", v, session.Budget))
+		} else {
+			e.MemoryBudget = min(max(b, time.Millisecond), time.Second)
 		}
 	}
 	return e

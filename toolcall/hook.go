@@ -49,7 +49,7 @@ func Pre(start time.Time, stdin io.Reader, stdout, stderr io.Writer, getenv func
 		cfg, cfgErr = env.LoadConfig(p.Cwd)
 	}
 	if err == nil && env.StateErr == nil {
-		env.Memory = session.New(env.StateDir, p.SessionID, d.At)
+		env.Memory = session.New(env.StateDir, p.SessionID, d.At, env.MemoryBudget)
 	}
 	d.Phase("judging")
 	r = Decide(p, err, env, cfg, cfgErr)
