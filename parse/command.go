@@ -82,14 +82,16 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			w.builtinVars(sc, c, name)
 		}
 		var next bool
-		switch name {
+		// One case per program of the model (Canon: its aliases and
+		// versioned names are the model's).
+		switch programs.Canon(name) {
 		case "sudo", "doas":
 			next = w.sudo(c, name)
 		case "env":
 			next = w.env(c)
 		case "command":
 			next = w.commandBuiltin(c)
-		case "builtin", "nohup", "busybox":
+		case "builtin": // nohup, busybox
 			next = w.simpleWrapper(c, name)
 		case "ionice":
 			next = w.ionice(c)
@@ -102,9 +104,9 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		case "find":
 			w.find(sc, c)
 			return output{srcs: []string{name}, data: -1, list: listingOf(c, name)}
-		case "fd", "fdfind":
+		case "fd": // fdfind
 			return w.fd(sc, c, name)
-		case "parallel", "sem":
+		case "parallel": // sem
 			w.parallel(sc, c)
 			return output{srcs: []string{name}, data: -1}
 		case "eval":
@@ -120,13 +122,13 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		case "alias":
 			w.defineAlias(c)
 			return output{data: -1}
-		case "cd", "pushd", "popd":
+		case "cd": // pushd, popd
 			w.emit(c)
 			if c.unwrapped() && !c.remote { // a remote Dir stays unknown
 				sc.dir = w.chdir(sc.dir, name, c.argv[1:])
 			}
 			return output{data: -1}
-		case "su", "runuser":
+		case "su": // runuser
 			next = w.su(c, name)
 		case "sg":
 			next = w.sg(c)
@@ -139,10 +141,10 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		case "ssh":
 			w.ssh(sc, c)
 			return output{srcs: []string{name}, data: -1}
-		case "docker", "podman":
+		case "docker": // podman, nerdctl
 			w.container(sc, c, name)
 			return output{srcs: []string{name}, data: -1}
-		case "kubectl", "oc":
+		case "kubectl": // oc, kubecolor
 			w.kubectl(sc, c, name)
 			return output{srcs: []string{name}, data: -1}
 		default:

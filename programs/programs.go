@@ -189,6 +189,17 @@ func Lookup(name string) *Program {
 	return nil
 }
 
+// Canon is the model's name for a command name (chgrp is chown, podman is
+// docker, python3.12 is python), or name itself when the model does not
+// know it. A pass that treats one program its own way switches on it, so
+// the aliases are written only here.
+func Canon(name string) string {
+	if p := Lookup(name); p != nil {
+		return p.Name
+	}
+	return name
+}
+
 // Is reports whether the command name is a program of every kind in k.
 func Is(name string, k Kind) bool { return Lookup(name).Is(k) }
 

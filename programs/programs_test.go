@@ -157,6 +157,12 @@ func TestOwnDigits(t *testing.T) {
 		!Lookup("env").PrintsEnv([]string{"-0"}) || Lookup("env").PrintsEnv([]string{"-u", "X", "ls"}) {
 		t.Error("PrintsEnv")
 	}
+	for name, want := range map[string]string{"podman": "docker", "nerdctl": "docker", "kubecolor": "kubectl",
+		".": "source", "trap": "trap", "true": "true", "pushd": "cd", "runuser": "su", "sem": "parallel", "alias": "alias"} {
+		if got := Canon(name); got != want {
+			t.Errorf("Canon(%s) = %s, want %s", name, got, want)
+		}
+	}
 	if !Is("rg", Pattern) || !Is("gojq", Pattern) || !Is("sed", Pattern) || Is("sort", Pattern) ||
 		!Is("tldr", Manual) || !Is("which", NonReader|Manual) || Is("help", NonReader) {
 		t.Error("Pattern / Manual")

@@ -18,7 +18,7 @@ var _ = register(
 	&Program{Name: "env", Kind: Runner | NonReader, Opts: S("uCSP", "unset", "chdir", "split-string"),
 		PrintsEnv: func(a []string) bool { return len(Operands(a)) == 0 }}, // env with no command prints it
 	&Program{Name: "command", Kind: Runner | NonReader},
-	&Program{Name: "builtin", Names: []string{"nohup", "busybox"}, Kind: Runner},
+	&Program{Name: "builtin", Names: []string{"nohup", "busybox"}, Kind: Runner}, // each runs its first operand
 	&Program{Name: "setsid", Names: []string{"unbuffer", "caffeinate"}, Kind: Runner, Run: RunAfterOptions},
 	&Program{Name: "chrt", Names: []string{"taskset"}, Kind: Runner, Run: RunAfterOperand},
 	&Program{Name: "exec", Kind: Runner, Run: RunAfterOptions, Opts: S("a")},
@@ -40,6 +40,8 @@ var _ = register(
 	&Program{Name: "unshare", Names: []string{"nsenter", "firejail", "proot", "fakeroot", "catchsegv"}, Kind: Runner, Run: RunAfterOptions,
 		Opts: S("tSG", "target", "setuid", "setgid")},
 	&Program{Name: "script", Kind: Runner, Opts: S("cEIOBT", "command", "echo", "log-in", "log-out", "log-io", "log-timing", "output-limit")},
-	&Program{Name: "eval", Names: []string{"source", ".", "trap"}, Kind: Runner},
+	&Program{Name: "eval", Kind: Runner},
+	&Program{Name: "source", Names: []string{"."}, Kind: Runner},
+	&Program{Name: "trap", Kind: Runner},
 	&Program{Name: "at", Names: []string{"batch"}, Kind: Scheduler},
 )
