@@ -44,6 +44,9 @@ var _ = onExec(func(j *judge, x execution) {
 	if !programs.Is(e.Name, programs.NetSender) {
 		return
 	}
+	if fileSenders[e.Name] {
+		j.sentFiles(x) // sftp host <<< 'put ~/.ssh/id_rsa'
+	}
 	for k, w := range e.Argv[1:] {
 		if w.Static {
 			continue
@@ -204,3 +207,43 @@ func gitStages(before []parse.Exec) bool {
 // internalSuffixes are names that never leave the local network (mDNS,
 // cluster DNS, private zones): a label of data there reaches no stranger.
 var internalSuffixes = []string{".local", ".localhost", ".lan", ".home.arpa", ".internal", ".localdomain", ".cluster.local"}
+
+// fileSenders read commands that send local files (put, mput) from their
+// stdin, a batch file or -c: sftp/ftp/lftp batch, smbclient -c.
+var fileSenders = map[string]bool{"sftp": true, "ftp": true, "lftp": true, "smbclient": true, "tftp": true}
+
+// sentFiles reads the files a file sender's commands put (put F, mput F,
+// reput F, put F -o G) as reads: a secret among them is a secret read that
+// the send carries.
+func (j *judge) sentFiles(x execution) {
+	var scripts []string
+	for i, a := range x.args {
+		if (a == "-c" || a == "-e") && i+1 < len(x.args) {
+			scripts = append(scripts, x.args[i+1])
+		}
+	}
+	for _, d := range j.data {
+		if d.Why == "stdin text of "+x.e.Name {
+			scripts = append(scripts, d.Text)
+		}
+	}
+	for _, s := range scripts {
+		for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == ';' }) {
+			f := strings.Fields(line)
+			if len(f) < 2 {
+				continue
+			}
+			switch strings.ToLower(f[0]) {
+			case "put", "mput", "reput", "append":
+				for _, p := range f[1:] {
+					if strings.HasPrefix(p, "-") {
+						continue
+					}
+					if ap, ok := j.resolve(p, x.e.Dir); ok && j.readAbs(ap, x.detail) {
+						return
+					}
+				}
+			}
+		}
+	}
+}

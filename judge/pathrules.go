@@ -300,7 +300,13 @@ var credentialStores = []string{
 	".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge",
 	"Library/Application Support/Google/Chrome", "Library/Application Support/Firefox",
 	"Library/Application Support/BraveSoftware", "Library/Cookies",
+	".s3cfg", ".boto", ".config/rclone", ".config/doctl", ".config/op", ".terraformrc", ".config/hcloud",
 }
+
+// histories are read as secrets (tokens typed on a command line land
+// there) but written as the dotfiles they are.
+var histories = []string{".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
+	".node_repl_history", ".rediscli_history", ".sqlite_history", ".local/share/fish/fish_history"}
 
 // sshPublic are files in ~/.ssh that hold no secret.
 func sshPublic(base string) bool {
@@ -333,6 +339,11 @@ func (j *judge) isSecretPath(p string) bool {
 	}
 	if j.home == "" {
 		return false
+	}
+	for _, h := range histories {
+		if p == j.home+"/"+h {
+			return true
+		}
 	}
 	for i, root := range j.credentialRoots() {
 		if !under(p, root) {
