@@ -175,14 +175,9 @@ would take.`,
 			defer r.Close()
 			defer registerProgress(cmd, r, "reading the register", gJSON, false)()
 			if ungraded {
-				fs, err := ungradedFlags(r)
-				if err != nil {
+				if err := printUngraded(cmd.OutOrStdout(), r, gJSON); err != nil {
 					return fail(exitError, "%v", err)
 				}
-				if gJSON {
-					return protoJSON(cmd.OutOrStdout(), map[string]any{"ungraded": fs, "count": len(fs)})
-				}
-				printUngraded(cmd.OutOrStdout(), fs)
 				return nil
 			}
 			rep, err := collectGrades(r)

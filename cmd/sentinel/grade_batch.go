@@ -127,32 +127,12 @@ type ungradedFlag struct {
 	Input  string `json:"input"` // the command or path, shortened; "" when withheld
 }
 
-// ungradedFlags reads which entries are graded (by the kind index), then
-// streams the register once and keeps only the flags not graded, each in a
-// short form.
+// ungradedFlags lists the flags not graded yet, oldest first (the walk
+// needs them all).
 func ungradedFlags(r *register.Register) ([]ungradedFlag, error) {
-	// The graded entries first (a pair per grade, by the kind index), so
-	// that only the flags still ungraded are kept from the stream.
-	refs, err := r.GradeRefs()
-	if err != nil {
-		return nil, err
-	}
-	graded := make(map[int64]bool, len(refs))
-	for _, p := range refs {
-		graded[p[1]] = true
-	}
 	flags := []ungradedFlag{}
-	var str interner
-	err = r.Each(1, func(e *register.Entry) error {
-		if !protocol.IsFlag(*e) || graded[e.Seq] {
-			return nil
-		}
-		in := ""
-		if len(e.Input) > 0 {
-			in = shortInput(e.Input, 200)
-		}
-		flags = append(flags, ungradedFlag{flagFields: flagFields{Seq: e.Seq, Time: e.Time, Tool: str.get(e.Tool),
-			Decision: str.get(e.Decision), Attended: e.Attended, Rules: str.list(e.Rules)}, Reason: str.get(e.Reason), Input: strings.Clone(in)})
+	err := eachUngraded(r, func(f *ungradedFlag) error {
+		flags = append(flags, *f)
 		return nil
 	})
 	if err != nil {
@@ -161,19 +141,72 @@ func ungradedFlags(r *register.Register) ([]ungradedFlag, error) {
 	return flags, nil
 }
 
-func printUngraded(w io.Writer, fs []ungradedFlag) {
-	if len(fs) == 0 {
-		fmt.Fprintln(w, "every flag is graded")
-		return
+// eachUngraded reads which entries are graded (by the kind index), then
+// streams the register once and hands fn each flag not graded, oldest
+// first, in a short form.
+func eachUngraded(r *register.Register, fn func(*ungradedFlag) error) error {
+	refs, err := r.GradeRefs()
+	if err != nil {
+		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SEQ\tTIME (UTC)\tDECISION\tMODE\tTOOL\tRULES\tINPUT")
-	for _, f := range fs {
+	graded := make(map[int64]bool, len(refs))
+	for _, p := range refs {
+		graded[p[1]] = true
+	}
+	var str interner
+	return r.Each(1, func(e *register.Entry) error {
+		if !protocol.IsFlag(*e) || graded[e.Seq] {
+			return nil
+		}
+		in := ""
+		if len(e.Input) > 0 {
+			in = shortInput(e.Input, 200)
+		}
+		return fn(&ungradedFlag{flagFields: flagFields{Seq: e.Seq, Time: e.Time, Tool: str.get(e.Tool),
+			Decision: str.get(e.Decision), Attended: e.Attended, Rules: str.list(e.Rules)}, Reason: str.get(e.Reason), Input: strings.Clone(in)})
+	})
+}
+
+// printUngraded streams the ungraded flags: the table aligned per block of
+// rows, or the JSON list element by element with its count after it.
+func printUngraded(w io.Writer, r *register.Register, asJSON bool) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	n := 0
+	var tw *tabwriter.Writer
+	arr := jsonArray{w: bw, indent: "  "}
+	if asJSON {
+		bw.WriteString("{\n  \"ungraded\": ")
+	}
+	err := eachUngraded(r, func(f *ungradedFlag) error {
+		n++
+		if asJSON {
+			return arr.add(f)
+		}
+		if tw == nil {
+			tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "SEQ\tTIME (UTC)\tDECISION\tMODE\tTOOL\tRULES\tINPUT")
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Seq, f.Time.UTC().Format("2006-01-02 15:04"), f.Decision,
 			modeWord(f.Attended), f.Tool, strings.Join(f.Rules, ","), shortInput([]byte(f.Input), 60))
+		if n%logBlock == 0 {
+			return tw.Flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	tw.Flush()
-	fmt.Fprintf(w, "\n%d ungraded: sentinel grade (the walk), or sentinel grade --from FILE\n", len(fs))
+	switch {
+	case asJSON:
+		arr.end()
+		fmt.Fprintf(bw, ",\n  \"count\": %d\n}\n", n)
+	case n == 0:
+		fmt.Fprintln(bw, "every flag is graded")
+	default:
+		tw.Flush()
+		fmt.Fprintf(bw, "\n%d ungraded: sentinel grade (the walk), or sentinel grade --from FILE\n", n)
+	}
+	return bw.Flush()
 }
 
 func modeWord(attended bool) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -77,6 +78,30 @@ func TestGradesByIndexSameAsStream(t *testing.T) {
 	}
 	if len(wu) == 0 || !reflect.DeepEqual(gu, wu) {
 		t.Errorf("ungraded differ: %d, want %d", len(gu), len(wu))
+	}
+	// grades --ungraded --json streamed: the same JSON value as the whole
+	// list marshalled at once; the table lists every one and counts them.
+	var out, whole bytes.Buffer
+	if err := printUngraded(&out, r, true); err != nil {
+		t.Fatal(err)
+	}
+	protoJSON(&whole, map[string]any{"ungraded": wu, "count": len(wu)})
+	var g, w any
+	if err := json.Unmarshal(out.Bytes(), &g); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	json.Unmarshal(whole.Bytes(), &w)
+	if !reflect.DeepEqual(g, w) {
+		t.Error("grades --ungraded --json differs from the whole list")
+	}
+	out.Reset()
+	if err := printUngraded(&out, r, false); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(wu)+3 || lines[len(lines)-1] != fmt.Sprintf("%d ungraded: sentinel grade (the walk), or sentinel grade --from FILE", len(wu)) ||
+		!strings.HasPrefix(lines[1], fmt.Sprint(wu[0].Seq)) {
+		t.Errorf("table: %d lines for %d flags, last %q", len(lines), len(wu), lines[len(lines)-1])
 	}
 }
 
