@@ -29,9 +29,9 @@ var _ = rules(
 	Rule{ID: RulePrivSetuid, Class: ClassPrivilege, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 		Reason:      "setting the setuid/setgid bit makes a program run with its owner's rights",
 		Alternative: "use normal permissions",
-		Matches:     "`chmod u+s`/`g+s`/`+s`, `chmod 4755`/`2755`/`6755`",
-		Fire:        []string{"chmod u+s /bin/bash", "chmod 4755 ./helper"},
-		Pass:        []string{"chmod 755 ./helper", "chmod u+x ./helper"}},
+		Matches:     "`chmod u+s`/`g+s`/`+s`, `chmod 4755`/`2755`/`6755`; `setcap` of a capability that amounts to root (`cap_setuid`, `cap_sys_admin`, `cap_dac_override`, ...)",
+		Fire:        []string{"chmod u+s /bin/bash", "chmod 4755 ./helper", "setcap cap_setuid+ep ./helper", "sudo setcap 'cap_dac_read_search=eip' /usr/bin/tar"},
+		Pass:        []string{"chmod 755 ./helper", "chmod u+x ./helper", "setcap cap_net_bind_service=+ep ./server", "getcap ./helper"}},
 )
 
 // copyLike judges a Copier (cp, mv, install, ln, rsync, scp, ...): the
@@ -50,6 +50,8 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 		switch l := j.locate(p); {
 		case l == locHome, l == locHomeDot, l == locSystem, j.homeFolder(p):
 			j.add(RuleRsyncDeleteHome, detail)
+		case l == locProjectRoot:
+			j.add(RuleRmProjectRoot, detail) // what the source lacks is deleted: rm -rf ./* at most
 		}
 	}
 	// onto an existing file this overwrites it; from /dev/null it empties
