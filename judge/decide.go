@@ -123,6 +123,9 @@ type judge struct {
 
 	sess     *sessionState // files read and facts left (scriptfile.go, session.go)
 	unjudged string        // code the call runs that could not be judged (scriptfile.go)
+	// writtenNow are the files the command leaves written with known text
+	// (makefile.go reads a Makefile written earlier in the same command)
+	writtenNow map[string]string
 }
 
 func newJudge(c Call, env Env) *judge {
@@ -323,6 +326,12 @@ func (j *judge) bash(cmd string) error {
 	}
 	if res == nil {
 		return errors.New("parser returned no result")
+	}
+	for _, w := range res.Written {
+		if j.writtenNow == nil {
+			j.writtenNow = map[string]string{}
+		}
+		j.writtenNow[w.Path] = w.Text
 	}
 	j.judgeResult(res, cmd)
 	for _, w := range res.Written {

@@ -102,7 +102,7 @@ func (j *judge) scriptFile(p, lang string) parse.File {
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, errBinary):
 		return parse.File{}
-	case errors.As(err, &tooBig) && lang != "" && lang != parse.LangPackageJSON:
+	case errors.As(err, &tooBig) && lang != "" && lang != parse.LangPackageJSON && lang != langMake:
 		return parse.File{} // interpreter bundles: see the package comment
 	case err != nil:
 		return parse.File{State: parse.FileUnreadable, Why: err.Error()}

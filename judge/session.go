@@ -96,6 +96,9 @@ func (j *judge) noteWritten(p, text string) {
 	}
 	sub := newJudge(Call{ToolName: "Bash", Cwd: j.cwd}, j.env)
 	sub.sess = &sessionState{depth: s.depth + 1, files: s.files}
+	if lang == langMake {
+		text, lang = makeShell(text, []string{makeAllGoals}), "" // every target's recipes
+	}
 	res, err := parse.Script(text, lang, p, sub.parseOptions())
 	f := WrittenFact{Path: p}
 	if err != nil {
@@ -123,8 +126,11 @@ func runnable(p, text string) (string, bool) {
 		return "", true // the #! line decides (parse.Script)
 	}
 	base := path.Base(p)
-	if base == "package.json" {
+	switch {
+	case base == "package.json":
 		return parse.LangPackageJSON, true
+	case base == "Makefile" || base == "makefile" || base == "GNUmakefile" || strings.HasSuffix(base, ".mk"):
+		return langMake, true
 	}
 	ext := strings.TrimPrefix(filepath.Ext(base), ".")
 	switch ext {
