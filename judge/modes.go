@@ -75,13 +75,13 @@ func (j *judge) inPlace(e *parse.Exec, args []string, detail string) {
 		a := args[k]
 		switch {
 		case a == "-i" || strings.HasPrefix(a, "-i") || a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
-			(strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'i') && e.Name == "perl"):
+			(strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'i') && programs.LangOf(e.Name) == "perl"):
 			inplace = true
 		case a == "-e" || a == "-f" || a == "--expression" || a == "--file":
 			hasScriptOpt = true
 			k++
 		case strings.HasPrefix(a, "-"):
-			if e.Name == "perl" && strings.HasSuffix(a, "e") {
+			if programs.LangOf(e.Name) == "perl" && strings.HasSuffix(a, "e") {
 				hasScriptOpt = true
 				k++
 			}

@@ -252,13 +252,17 @@ func (j *judge) feedInside(all []parse.Exec, i int) bool {
 		if f.Pipeline != e.Pipeline || f.Stage != e.Stage-1 {
 			continue
 		}
-		switch f.Name {
-		case "find", "fd", "ls", "git", "grep", "rg":
+		// listers of paths under their operands or the directory (not
+		// locate: it lists the whole machine); the model's names, so fdfind,
+		// eza and rg are theirs
+		fp := programs.Lookup(f.Name)
+		switch canon(fp, f.Name) {
+		case "find", "fd", "ls", "git", "grep":
 		default:
 			return false
 		}
 		roots := findRoots(wordValues(f.Argv[1:]))
-		if f.Name != "find" {
+		if fp.Name != "find" {
 			roots = nil
 			for _, w := range f.Argv[1:] {
 				if w.Static && !strings.HasPrefix(w.Value, "-") && strings.Contains(w.Value, "/") {
