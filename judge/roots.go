@@ -45,11 +45,11 @@ var _ = rules(
 	Rule{ID: RuleChmodRecursiveHome, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "recursive permission change of a home folder or dot-directory that locks its owner out, opens it to everyone, or gives it to another user",
 		Alternative: "change the permissions of the project paths you mean; keep owner rwx and no write for others",
-		Matches:     "`chmod -R` of `~/*`, a home folder or dot-dir with a mode without owner r/x (`000`, `644`, `a-r`) or with others' write (`777`, `o+w`), of the project root without owner read; `chown/chgrp -R` of them to another user; `chattr -R +i`, `setfacl -R -m`",
+		Matches:     "`chmod -R` of `~/*`, a home folder or dot-dir with a mode without owner r/x (`000`, `644`, `a-r`) or with others' write (`777`, `o+w`), of the project root without owner read; `chown/chgrp -R` of them to another user; `chattr -R +i`, `setfacl -R -m`; the same for home itself without `-R`",
 		Fire: []string{"chmod -R 000 ~/Projects", "chmod -R 777 ~/Documents", "chmod -R a-rwx ~/.ssh", "chown -R nobody ~/Projects",
-			"chmod -R 000 .", "chattr -R +i ~/Projects", "setfacl -R -m u:nobody:rwx ~/Documents"},
+			"chmod -R 000 .", "chattr -R +i ~/Projects", "setfacl -R -m u:nobody:rwx ~/Documents", "chmod 000 ~", "chown nobody ~"},
 		Pass: []string{"chmod -R u+w ./build", "chmod -R 700 ~/.ssh", "chmod -R go-rwx ~/.ssh", "sudo chown -R $USER ~/.npm",
-			"sudo chown -R $(whoami) ~/.npm", "chmod -R 755 ~/tools", "chmod -R 777 ./build", "chown -R user:user ~/Projects", "chmod -R 777 .", "chmod -R 644 ."}},
+			"sudo chown -R $(whoami) ~/.npm", "chmod -R 755 ~/tools", "chmod -R 777 ./build", "chown -R user:user ~/Projects", "chmod -R 777 .", "chmod -R 644 .", "chmod 700 ~", "chmod 755 ~"}},
 )
 
 // homeFolder reports an entry directly in home without a dot in its name.
@@ -152,6 +152,7 @@ func (j *judge) permsOfRoots(e *parse.Exec, args []string, detail string) {
 		}
 	}
 	if !recursive {
+		j.permsOfHome(e, args, detail)
 		return
 	}
 	var ops []string
@@ -314,4 +315,31 @@ func splitClause(c string) (string, byte, string) {
 func hasKey(m map[string]string, k string) bool {
 	_, ok := m[k]
 	return ok
+}
+
+// permsOfHome judges a chmod/chown of the home directory itself (not
+// recursive): a mode that locks the owner out or lets others write, or
+// another owner, breaks every login and ssh key under it.
+func (j *judge) permsOfHome(e *parse.Exec, args []string, detail string) {
+	if e.Name != "chmod" && e.Name != "chown" && e.Name != "chgrp" {
+		return
+	}
+	var ops []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") || e.Name == "chmod" && isDashMode(a) {
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) < 2 {
+		return
+	}
+	harmful := e.Name == "chmod" && (lockoutMode(ops[0]) || openMode(ops[0])) || e.Name != "chmod" && !j.ownUser(ops[0])
+	if !harmful {
+		return
+	}
+	for _, t := range ops[1:] {
+		if p, ok := j.resolve(t, e.Dir); ok && p == j.home {
+			j.add(RuleChmodRecursiveHome, detail)
+		}
+	}
 }

@@ -613,6 +613,9 @@ func (w *walker) psFetch(c *cmd, params map[string]psTok, pos []psTok, prev []ps
 	if f, ok := params["InFile"]; ok {
 		argv = append(argv, Word{Value: "-T", Static: true}, w.psWords([]psTok{f}, dir)[0])
 	}
+	if f, ok := params["Destination"]; ok { // Start-BitsTransfer -Source URL -Destination F
+		argv = append(argv, Word{Value: "-o", Static: true}, w.psWords([]psTok{f}, dir)[0])
+	}
 	if f, ok := params["OutFile"]; ok {
 		argv = append(argv, Word{Value: "-o", Static: true}, w.psWords([]psTok{f}, dir)[0])
 	}

@@ -3,6 +3,7 @@ package parse
 import (
 	"encoding/base64"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
@@ -493,6 +494,10 @@ func (w *walker) cmdCommand(c *cmd, words []string, o Origin) {
 	if len(plain) == 0 {
 		return
 	}
+	if strings.EqualFold(plain[0], "for") {
+		w.cmdFor(c, plain, o)
+		return
+	}
 	b := programs.CmdBuiltin(plain[0])
 	var switches, ops []string
 	for _, a := range plain[1:] {
@@ -587,3 +592,35 @@ func (w *walker) cmdCommand(c *cmd, words []string, o Origin) {
 }
 
 func istr(wd Word) interp.Str { return interp.Str{Value: wd.Value, Static: wd.Static} }
+
+// cmdFor reads for [/r ROOT|/d|/f OPTS] %v in (SET) do CMD: CMD runs once
+// per item of SET with %v replaced; with /r the items are every file below
+// ROOT, judged as ROOT\* (the parentheses were dropped as separators).
+func (w *walker) cmdFor(c *cmd, words []string, o Origin) {
+	in := slices.IndexFunc(words, func(s string) bool { return strings.EqualFold(s, "in") })
+	do := slices.IndexFunc(words, func(s string) bool { return strings.EqualFold(s, "do") })
+	if in < 2 || do < in || do+1 >= len(words) {
+		return
+	}
+	v := words[in-1]
+	root := ""
+	for k := 1; k < in-1; k++ {
+		if strings.EqualFold(words[k], "/r") && k+1 < in-1 && !strings.HasPrefix(words[k+1], "%") {
+			root = words[k+1]
+		}
+	}
+	items := words[in+1 : do]
+	if root != "" || len(items) == 0 || len(items) > maxParallelJobs {
+		if root == "" {
+			root = "."
+		}
+		items = []string{strings.TrimSuffix(root, `\`) + `\*`}
+	}
+	for _, it := range items {
+		line := make([]string, 0, len(words)-do-1)
+		for _, x := range words[do+1:] {
+			line = append(line, strings.ReplaceAll(x, v, it))
+		}
+		w.cmdCommand(c, line, o)
+	}
+}

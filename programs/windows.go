@@ -266,3 +266,79 @@ func hasSeq(args []string, a, b string) bool {
 	}
 	return false
 }
+
+// Windows programs that fetch files (certutil -urlcache, bitsadmin
+// /transfer): downloaders like curl -o, so a file they write and then run
+// is code from the network.
+var _ = register(
+	&Program{Name: "certutil", Kind: Downloader | NetSender, Outputs: certutilOutputs},
+	&Program{Name: "bitsadmin", Kind: Downloader | NetSender, Outputs: lastOperandOf("/transfer", "/addfile")},
+)
+
+// certutil -urlcache [-split] [-f] URL [FILE]: FILE, else the URL's name.
+func certutilOutputs(args []string) []string {
+	l := lowerAll(args)
+	if !has(l, "-urlcache", "/urlcache") && !has(l, "-verifyctl", "/verifyctl") {
+		return nil
+	}
+	var ops []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "/") || strings.Count(a, "/") > 1 && !strings.HasPrefix(a, "-") {
+			ops = append(ops, a)
+		}
+	}
+	switch {
+	case len(ops) >= 2:
+		return ops[len(ops)-1:]
+	case len(ops) == 1 && strings.Contains(ops[0], "://"):
+		u := strings.TrimRight(ops[0], "/")
+		return []string{u[strings.LastIndexByte(u, '/')+1:]}
+	}
+	return nil
+}
+
+// lastOperandOf: the last argument, when one of the given verbs is there.
+func lastOperandOf(verbs ...string) func([]string) []string {
+	return func(args []string) []string {
+		if len(args) > 1 && has(lowerAll(args), verbs...) {
+			return args[len(args)-1:]
+		}
+		return nil
+	}
+}
+
+// WinRemoteScript reports a Windows script host handed code by URL:
+// mshta URL, regsvr32 /i:URL scrobj.dll, rundll32 javascript:/url.dll,
+// msiexec /i URL, wmic ... /format:URL.
+func WinRemoteScript(name string, args []string) bool {
+	url := func(s string) bool {
+		s = strings.ToLower(s)
+		return strings.Contains(s, "http://") || strings.Contains(s, "https://") || strings.HasPrefix(s, `\\`)
+	}
+	for _, a := range args {
+		l := strings.ToLower(a)
+		switch WinName(name) {
+		case "mshta":
+			if url(a) || strings.HasPrefix(l, "javascript:") || strings.HasPrefix(l, "vbscript:") {
+				return true
+			}
+		case "regsvr32":
+			if strings.HasPrefix(l, "/i:") && url(a) || strings.HasPrefix(l, "-i:") && url(a) {
+				return true
+			}
+		case "rundll32":
+			if strings.Contains(l, "javascript:") || url(a) {
+				return true
+			}
+		case "msiexec":
+			if url(a) {
+				return true
+			}
+		case "wmic":
+			if strings.HasPrefix(l, "/format:") && url(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
