@@ -99,8 +99,10 @@ func (j *judge) makeRecipes(p, sh, detail string, disk bool) {
 }
 
 const (
-	maxMakeTargets = 256 // targets walked from the goals
-	maxMakeExpand  = 8   // nesting of variable expansion
+	maxMakeTargets = 256     // targets walked from the goals
+	maxMakeExpand  = 8       // nesting of variable expansion
+	maxMakeWork    = 20000   // references expanded in one makefile
+	maxMakeText    = 1 << 20 // the recipes' shell text: over it, the parse's limit answers
 )
 
 var (
@@ -205,38 +207,55 @@ func makeShell(text string, goals []string) string {
 		lines = append(lines, rules[p].recipe...)
 	}
 	var b strings.Builder
+	x := &makeExpander{vars: vars}
 	for _, l := range lines {
 		l = strings.TrimLeft(l, " \t@-+")
 		if l == "" {
 			continue
 		}
-		b.WriteString(expandMake(l, vars, 0))
+		b.WriteString(x.expand(l, 0))
 		b.WriteByte('\n')
+		if b.Len() > maxMakeText {
+			break // parse.Script refuses it: SENTINEL-UNJUDGED
+		}
 	}
 	return b.String()
+}
+
+// makeExpander expands make's references with a bounded amount of work:
+// `X = $(X)$(X)` must not grow without end.
+type makeExpander struct {
+	vars map[string]string
+	work int
 }
 
 // makeEnvVars are variables make takes from the environment that matter
 // to where commands act: they stay shell variables.
 var makeEnvVars = map[string]bool{"HOME": true, "PWD": true, "CURDIR": true, "USER": true, "TMPDIR": true, "PATH": true}
 
-// expandMake expands make's references in s (see makeShell).
-func expandMake(s string, vars map[string]string, depth int) string {
+// expand expands make's references in s (see makeShell).
+func (x *makeExpander) expand(s string, depth int) string {
 	return makeRefRe.ReplaceAllStringFunc(s, func(ref string) string {
+		x.work++
+		if x.work > maxMakeWork {
+			return "make_var"
+		}
 		m := makeRefRe.FindStringSubmatch(ref)
 		name := firstNonEmpty(m[1], m[2], m[3])
 		switch {
 		case name == "$":
 			return "$"
 		case strings.HasPrefix(name, "shell "):
-			return "$(" + expandMake(strings.TrimPrefix(name, "shell "), vars, depth+1) + ")"
+			return "$(" + x.expand(strings.TrimPrefix(name, "shell "), depth+1) + ")"
 		case name == "RM":
 			return "rm -f"
 		case name == "MAKE":
 			return "make"
 		}
-		if v, ok := vars[name]; ok && depth < maxMakeExpand {
-			return expandMake(v, vars, depth+1)
+		if v, ok := x.vars[name]; ok && depth < maxMakeExpand {
+			if v = x.expand(v, depth+1); len(v) <= maxMakeText {
+				return v
+			}
 		}
 		if makeEnvVars[name] {
 			if name == "CURDIR" {
