@@ -34,6 +34,8 @@ func wrote(p string, v judge.Verdict) *judge.Facts {
 	return &judge.Facts{Written: []judge.WrittenFact{{Path: p, Verdict: v, Rules: []string{"R"}}}}
 }
 
+// The look-ups get a second here: these tests are about what the memory
+// says; TestMemoryUnavailable is about running out of time.
 func TestMemory(t *testing.T) {
 	dir := t.TempDir()
 	fill(t, dir, 8, func(i int) (string, string, *judge.Facts) {
@@ -54,7 +56,7 @@ func TestMemory(t *testing.T) {
 			return "s", "allow", nil
 		}
 	})
-	m := New(dir, "s", time.Now().Add(2*time.Second), 0)
+	m := New(dir, "s", time.Now().Add(10*time.Second), time.Second)
 	defer m.Close()
 	if f, ok := m.Written("/p/x.sh"); !ok || f.Verdict != judge.Deny || f.Seq != 1 || f.Rules[0] != "R" {
 		t.Errorf("x.sh: %+v %v", f, ok)
@@ -77,7 +79,7 @@ func TestMemory(t *testing.T) {
 	if !m.Read() || m.Note() != "" {
 		t.Errorf("read %v note %q", m.Read(), m.Note())
 	}
-	o := New(dir, "other", time.Now().Add(2*time.Second), 0)
+	o := New(dir, "other", time.Now().Add(10*time.Second), time.Second)
 	defer o.Close()
 	if _, ok := o.SecretRead(); ok {
 		t.Error("another session's secret read is remembered")
@@ -91,7 +93,7 @@ func TestMemoryWindow(t *testing.T) {
 	fill(t, dir, Window+1, func(i int) (string, string, *judge.Facts) {
 		return "s", "allow", wrote(fmt.Sprintf("/p/f%d.sh", i), judge.Deny)
 	})
-	m := New(dir, "s", time.Now().Add(2*time.Second), 0)
+	m := New(dir, "s", time.Now().Add(10*time.Second), time.Second)
 	defer m.Close()
 	if _, ok := m.Written("/p/f0.sh"); ok {
 		t.Error("the oldest entry, outside the window, is remembered")
@@ -104,7 +106,7 @@ func TestMemoryWindow(t *testing.T) {
 // TestMemoryUnavailable: no register, an unreadable one, or no time left:
 // nothing is remembered, and the note says why (none for a fresh register).
 func TestMemoryUnavailable(t *testing.T) {
-	m := New(t.TempDir(), "s", time.Now().Add(2*time.Second), 0)
+	m := New(t.TempDir(), "s", time.Now().Add(10*time.Second), time.Second)
 	if _, ok := m.Written("/p/x.sh"); ok || m.Note() != "" {
 		t.Errorf("fresh register: note %q", m.Note())
 	}
