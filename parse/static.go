@@ -395,3 +395,15 @@ func procStdin(wd *syntax.Word, t arg) *input {
 	}
 	return &input{srcs: t.srcs, dataIdx: -1}
 }
+
+// printfVar assigns printf -v NAME FORMAT ARGS... when every word is
+// static: NAME is the formatted text.
+func (w *walker) printfVar(sc *scope, args []arg) {
+	if len(args) < 3 || !args[0].Static || args[0].Value != "-v" || !args[1].Static || !isName(args[1].Value) {
+		return
+	}
+	if text, ok := echoText("printf", args[2:]); ok {
+		w.expanded(len(text))
+		sc.setAssign(Assign{Name: args[1].Value, Value: Word{Value: text, Static: true}})
+	}
+}

@@ -654,6 +654,7 @@ func (w *walker) builtinVars(sc *scope, c *cmd, name string) {
 		}
 	case "printf":
 		operands("v")
+		w.printfVar(sc, args) // printf -v x '%s' rm: x is known (static.go)
 	case "export", "declare", "typeset", "local", "readonly":
 		// Reached as a command (builtin export x=v): names and values are
 		// words, read like declare 'x=v'.

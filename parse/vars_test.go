@@ -90,7 +90,8 @@ var casesStaticVars = []tcase{
 	{src: "read x <<< 'a\\b'; git $x", want: []want{{argv: "git $x", name: "git"}}},
 	{src: "read -a x <<< reset; git $x", want: []want{{argv: "git $x", name: "git"}}},
 	{src: "echo reset | read x; git $x", want: []want{{argv: "git $x", name: "git"}}},
-	{src: "x=reset; printf -v x %s y; git $x", want: []want{{argv: "git $x", name: "git"}}},
+	{src: "x=reset; printf -v x %s y; git $x", want: []want{{argv: "git y", name: "git"}}}, // printf -v of static text is known
+	{src: "x=reset; printf -v x %s \"$(cat f)\"; git $x", want: []want{{argv: "git $x", name: "git"}}},
 	{src: "x=reset; mapfile x < f; git $x", want: []want{{argv: "git $x", name: "git"}}},
 	{src: "x=1; ((x++)); rm $x", want: []want{{argv: "rm $x", name: "rm", static: "SD"}}},
 	{src: "x=1; let x=x+1; rm $x", want: []want{{argv: "rm $x", name: "rm"}}},
