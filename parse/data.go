@@ -16,8 +16,8 @@ func (w *walker) noteData(c *cmd, name string) {
 	switch {
 	case name == "git":
 		w.gitData(c, args)
-	case name == "gh":
-		w.flagData(args, "message", "--body", "-b", "--title", "-t", "--notes", "-n")
+	case p != nil && len(p.TextOpts) > 0: // gh --body, --title
+		w.flagData(args, "message", p.TextOpts...)
 	case p.Is(programs.Pattern): // grep, rg, sed, jq, ...
 		w.patternData(args, "pattern")
 	case p != nil && p.Lang == "awk" || name == "busybox awk": // gawk, mawk, ...
@@ -43,20 +43,19 @@ func (w *walker) noteData(c *cmd, name string) {
 
 // gitData marks commit, tag and note messages.
 func (w *walker) gitData(c *cmd, args []arg) {
-	// Skip git's global options to the subcommand.
+	// Skip git's global options to the subcommand (their grammar is the
+	// model's).
+	git := programs.Lookup("git")
 	i := 0
 	for i < len(args) && args[i].Static && strings.HasPrefix(args[i].Value, "-") {
-		if args[i].Value == "-C" || args[i].Value == "-c" {
+		if v := args[i].Value; len(v) == 2 && strings.Contains(git.Opts.Short, v[1:]) ||
+			strings.HasPrefix(v, "--") && !strings.Contains(v, "=") && git.Opts.TakesLong(v[2:]) {
 			i++
 		}
 		i++
 	}
-	if i >= len(args) {
-		return
-	}
-	switch args[i].Value {
-	case "commit", "tag", "merge", "notes", "revert", "stash", "cherry-pick":
-		w.flagData(args[i+1:], "commit message", "-m", "--message", "-F", "--file")
+	if i < len(args) && programs.GitMessage(args[i].Value) {
+		w.flagData(args[i+1:], "commit message", programs.GitMessageOpts...)
 	}
 }
 

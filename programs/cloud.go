@@ -10,6 +10,7 @@ var kubectlSpec = S("nlfcosL", "namespace", "context", "kubeconfig", "selector",
 
 var _ = register(
 	&Program{Name: "gh", Kind: NetSender | Uploader | CredPrinter | EnvSetup | Cloud, Opts: S("RXHfFpq", "repo", "method", "header", "field", "raw-field", "jq"),
+		TextOpts: []string{"--body", "-b", "--title", "-t", "--notes", "-n"},
 		Destroys: ghDestroys,
 		Uploads: func(a []string) bool {
 			return sub(a, "gist", "create") || sub(a, "gist", "edit") || sub(a, "release", "upload") ||

@@ -61,6 +61,19 @@ var GitSub = map[string]Spec{
 	"ls-remote":  S("", "upload-pack"),
 }
 
+// GitMessageOpts give a message to the subcommands GitMessage reports
+// (git commit -m TEXT, -F FILE): data, never a command.
+var GitMessageOpts = []string{"-m", "--message", "-F", "--file"}
+
+// GitMessage reports a subcommand that takes a message.
+func GitMessage(sub string) bool {
+	switch sub {
+	case "commit", "tag", "merge", "notes", "revert", "stash", "cherry-pick":
+		return true
+	}
+	return false
+}
+
 // GitCodeKey reports a git setting whose value is a command git runs:
 // pagers, editors, ssh, credential helpers, diff/merge/filter drivers,
 // fsmonitor, hooks, aliases with "!", sendemail validators. A write of one

@@ -132,6 +132,9 @@ type Program struct {
 	// PrintsEnv reports whether the arguments make it print the whole
 	// environment (env, printenv, export -p, declare -x, set).
 	PrintsEnv func(args []string) bool
+	// TextOpts are options whose value is text (a message, a title, a
+	// body): data, never a command (gh pr create --body TEXT).
+	TextOpts []string
 	// RunVerb is the subcommand before a script (deno run x.ts, bun run);
 	// ScriptOpt the option whose value is the script (php -f x.php).
 	RunVerb   string
