@@ -203,8 +203,8 @@ func (j *judge) permsOfRoots(e *parse.Exec, args []string, detail string) {
 		case l == locProjectRoot:
 			// the project: only a mode that takes the owner's read away
 			// (chmod -R 777 . is sloppy, not destructive)
-			if unreadable || e.Name != "chmod" {
-				j.add(RuleChmodRecursiveHome, detail)
+			if unreadable {
+				j.add(RuleChmodRecursiveHome, detail) // chown -R www-data . is a server's set-up
 			}
 		case l == locHomeDot, j.homeFolder(p), l == locHome && p != j.home:
 			j.add(RuleChmodRecursiveHome, detail)

@@ -34,12 +34,6 @@ func FindStarts(args []string) []string {
 	return roots
 }
 
-// findFilters are the find tests that select a part of what is below the
-// starting points (-type alone does not: all the files is still all).
-var findFilters = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
-	"-newer", "-newermt", "-anewer", "-cnewer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size",
-	"-empty", "-user", "-uid", "-group", "-gid", "-perm", "-links", "-inum", "-samefile", "-lname", "-ilname", "-used"}
-
 // FdSearch splits fd's arguments: the search roots ("." when none), the
 // command of -x/--exec/-X/--exec-batch (up to ";"), and whether the
 // pattern or options narrow the search.
@@ -120,14 +114,7 @@ func below(dir string, filtered bool) string {
 // FindListed is what find's starting points stand for in what it prints
 // or hands to -exec.
 func FindListed(args []string) Listed {
-	filtered := false
-	for _, a := range args {
-		for _, f := range findFilters {
-			if a == f {
-				filtered = true
-			}
-		}
-	}
+	filtered := FindSelects(args)
 	var out Listed
 	for _, r := range FindStarts(args) {
 		out.Paths = append(out.Paths, below(r, filtered))
