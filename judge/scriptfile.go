@@ -86,7 +86,7 @@ func (j *judge) parseOptions() parse.Options {
 // file, then what the disk holds.
 func (j *judge) scriptFile(p, lang string) parse.File {
 	j.recall(p)
-	if systemProgram(p) {
+	if j.env.NoFiles || systemProgram(p) {
 		return parse.File{}
 	}
 	b := j.sessionState().files

@@ -179,7 +179,10 @@ func (j *judge) noteEdit(p string, obj map[string]any) {
 	} else {
 		take(obj)
 	}
-	text, err := readScript(rp)
+	text, err := "", errNoText
+	if !j.env.NoFiles {
+		text, err = readScript(rp)
+	}
 	for _, e := range edits {
 		switch {
 		case err == nil && e.old != "" && strings.Contains(text, e.old):

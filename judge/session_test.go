@@ -233,3 +233,22 @@ func TestMakefiles(t *testing.T) {
 		t.Errorf("make after a Write of a Makefile: %s %v (memory %+v)", d.Decision, d.RuleIDs(), m)
 	}
 }
+
+// TestNoFiles: with Env.NoFiles (replay) a script on disk is not read.
+func TestNoFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x.sh"), []byte("rm -rf ~\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := testEnv(t)
+	env.ProjectDir = dir
+	c := bash("bash x.sh")
+	c.Cwd = dir
+	if d := Decide(c, env); d.Verdict != Deny {
+		t.Fatalf("read from disk: %s %v", d.Decision, d.RuleIDs())
+	}
+	env.NoFiles = true
+	if d := Decide(c, env); d.Verdict != Allow {
+		t.Errorf("NoFiles: %s %v", d.Decision, d.RuleIDs())
+	}
+}

@@ -72,6 +72,10 @@ type Env struct {
 	// Memory is what the session's earlier calls left (session.go); nil:
 	// none (check, explain, replay of a single call).
 	Memory Memory
+	// NoFiles: scripts that are run are not read from disk (replay: the
+	// register's past is judged as written, not against today's disk, and
+	// Decide stays a pure function of the call and Env).
+	NoFiles bool
 }
 
 // Hit is one rule that fired.

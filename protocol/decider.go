@@ -26,6 +26,7 @@ func HookDecider(cfg *judge.Config, env judge.Env) Decider {
 			HookEventName: "PreToolUse", ToolName: e.Tool, ToolInput: e.Input, ToolUseID: e.ToolUseID}
 		en := env
 		en.Config, en.ProjectDir, en.Unattended = cfg, e.Cwd, !e.Attended
+		en.NoFiles, en.Memory = true, nil // a pure function of the entry: no disk, no session
 		d := judge.Decide(call, en)
 		rules := d.RuleIDs()
 		if rules == nil {
