@@ -112,7 +112,7 @@ func (j *judge) runsCodeFrom(src []string, detail string, disk bool) {
 	switch {
 	case anyIs(src, programs.Downloader):
 		j.add(RuleRemoteCodeExec, detail)
-	case anyIs(src, programs.Decoder):
+	case anyIs(src, programs.Decoder) && (!disk || anyStrongDecoder(src)):
 		j.add(RuleDecodeExec, detail)
 	case len(src) > 0 && allAre(src, programs.EnvSetup):
 		// eval "$(ssh-agent -s)", eval "$(pyenv init -)": well-known setup

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sentinel-guard/sentinel/internal/safefile"
 	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // Script files on disk run by path (issue 12, class 4): `bash x.sh`,
@@ -205,3 +206,20 @@ func (j *judge) unreadableScript(e *parse.Exec, detail string) bool {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// textFilters are the decoders that are also everyday text filters: a
+// project's own script on disk that evals text through them (./gradlew:
+// `eval "set -- $(... | xargs -n1 | sed ... | tr '\n' ' ')"`) is not hiding
+// code; base64, xxd, openssl, gzip & co still are. (A kind of its own in
+// programs/ is the better home for this; see docs/rules.md.)
+var textFilters = map[string]bool{"tr": true, "rev": true, "od": true}
+
+// anyStrongDecoder reports a decoder among src that is not a text filter.
+func anyStrongDecoder(src []string) bool {
+	for _, s := range src {
+		if programs.Is(s, programs.Decoder) && !textFilters[programs.Canon(s)] {
+			return true
+		}
+	}
+	return false
+}
