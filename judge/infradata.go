@@ -44,7 +44,7 @@ var _ = rules(
 	Rule{ID: RuleInfraStorageWipe, Class: ClassInfrastructure, Severity: SevHigh, Decision: Deny,
 		Reason:      "stored data is deleted wholesale (a bucket's contents, a managed database without a backup)",
 		Alternative: "delete the objects meant by name, or ask the operator",
-		Matches:     "`aws s3 rm --recursive`, `aws s3 rb --force`, `aws rds delete-db-* --skip-final-snapshot`, `gsutil rm -r|-a`, `gsutil rb -f`, `gcloud storage rm -r`, `gcloud storage buckets delete`, `gcloud sql instances|databases delete`, `rclone purge|delete`, `s3cmd del -r`, `az storage blob delete-batch`, `az sql|postgres|mysql db|server delete`, `az cosmosdb delete`, `mc rm -r`",
+		Matches:     "`aws s3 rm --recursive`, `aws s3 rb --force`, `aws rds delete-db-* --skip-final-snapshot`, `gsutil rm -r|-a`, `gsutil rb -f`, `gcloud storage rm -r`, `gcloud storage buckets delete`, `gcloud sql instances|databases delete`, `rclone purge|delete`, `s3cmd del -r`, `az storage blob delete-batch`, `az sql|postgres|mysql db|server delete`, `az cosmosdb delete`, `mc rm -r`, `firebase firestore:delete --all-collections|-r`, `firebase database:remove /`, `xargs redis-cli DEL` (keys fed from a listing)",
 		Fire:        []string{"aws s3 rm --recursive s3://bucket", "gsutil -m rm -r gs://bucket", "rclone purge remote:bucket", "aws s3 rb s3://bucket --force", "aws rds delete-db-instance --db-instance-identifier prod --skip-final-snapshot", "gcloud sql instances delete prod-db"},
 		Pass:        []string{"aws s3 ls s3://bucket", "gsutil ls gs://bucket", "aws s3 rm s3://bucket/one.txt --dryrun", "rclone ls remote:bucket", "aws rds describe-db-instances", "gcloud sql instances list"}},
 	Rule{ID: RuleDataOrmWipe, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny,
@@ -89,7 +89,8 @@ var _ = onExec(func(j *judge, x execution) {
 		j.add(RuleDataVolumeDelete, x.detail)
 	case programs.DeletesAllInCluster(e.Name, args) && !programs.DryRun(args):
 		j.add(RuleInfraKubeDeleteAll, x.detail)
-	case programs.WipesStorage(e.Name, args) && !programs.DryRun(args):
+	case programs.WipesStorage(e.Name, args) && !programs.DryRun(args),
+		e.ExtraArgs && programs.DeletesKeys(e.Name, args): // KEYS '*' | xargs redis-cli DEL
 		j.add(RuleInfraStorageWipe, x.detail)
 	case programs.WipesData(tool, targs):
 		j.add(RuleDataOrmWipe, x.detail)

@@ -172,6 +172,22 @@ func WipesStorage(name string, args []string) bool {
 			len(ops) >= 2 && ops[0] == "cosmosdb" && ops[1] == "delete"
 	case "mc":
 		return len(ops) > 0 && (ops[0] == "rm" && recursive || ops[0] == "rb")
+	case "firebase":
+		return len(ops) > 0 && (ops[0] == "firestore:delete" && (recursive || has(args, "--all-collections")) || ops[0] == "database:remove" && len(ops) > 1 && ops[1] == "/")
+	}
+	return false
+}
+
+// DeletesKeys reports a key-value store's delete of the keys it is handed
+// (redis-cli DEL|UNLINK): fed by xargs from KEYS '*' or --scan, every key.
+func DeletesKeys(name string, args []string) bool {
+	if name != "redis-cli" {
+		return false
+	}
+	for _, a := range Operands(args) {
+		if strings.EqualFold(a, "del") || strings.EqualFold(a, "unlink") {
+			return true
+		}
 	}
 	return false
 }
