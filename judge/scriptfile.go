@@ -178,10 +178,8 @@ func readScript(p string) (string, error) {
 }
 
 // fromDisk reports an execution read from a script file on disk that the
-// session did not write (parse Origin Via "file NAME").
-func fromDisk(e *parse.Exec) bool {
-	return strings.HasPrefix(e.Origin.Via, "file ")
-}
+// session did not write, however deep inside it (parse.Exec.InFile).
+func fromDisk(e *parse.Exec) bool { return e.InFile != "" }
 
 // unreadableScript judges the run of a script that could not be read, and
 // interpreter code over the grammar's limits (SENTINEL-UNJUDGED: the call

@@ -77,7 +77,10 @@ func (w *walker) runDisk(c *cmd, a arg, lang string) bool {
 		w.emit(c)
 		inner := *c
 		inner.stdin = nil
+		outer := w.inFile
+		w.inFile = p
 		w.writtenCode(&inner, f.Text, shebangLang(f.Text, lang), "file "+path.Base(p))
+		w.inFile = outer
 		return true
 	case FileUnreadable:
 		c.runs = &DynamicCode{How: HowUnreadableFile, Sources: []string{p + ": " + f.Why}}

@@ -63,6 +63,10 @@ type Assign struct {
 
 // Exec is one simple command that would run.
 type Exec struct {
+	// InFile is the script on disk (Options.Files) whose text this
+	// execution comes from, however deep inside it ("" for the source's
+	// own code and for text written by the source itself).
+	InFile string `json:"in_file,omitempty"`
 	// Argv is the command after unwrapping: Argv[0] is the command that
 	// actually runs (sudo, env, nice, xargs, ... removed and listed in
 	// Wrappers), with a leading backslash or directory removed in Name.

@@ -36,6 +36,8 @@ type walker struct {
 	// written is the text earlier commands wrote to files (written.go).
 	written      map[string]string
 	writtenBytes int
+	// inFile is the script on disk being walked (files.go), "" outside one.
+	inFile string
 	recurse      []string // functions that call themselves (Result.Recursive)
 }
 
@@ -626,6 +628,7 @@ func (w *walker) emit(c *cmd) {
 		markDecoded(c, "decoded", c.argv[0].decoded) // $(echo cm0= | base64 -d) -rf x
 	}
 	e := Exec{
+		InFile:    w.inFile,
 		Argv:      make([]Word, len(c.argv)),
 		ExtraArgs: c.extra,
 		Wrappers:  slices.Clone(c.wrappers),

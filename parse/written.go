@@ -187,6 +187,9 @@ func (w *walker) npmScripts(c *cmd, name string) {
 			return
 		}
 		text = f.Text
+		outer := w.inFile
+		w.inFile = pj
+		defer func() { w.inFile = outer }()
 	}
 	var pkg struct {
 		Scripts map[string]string `json:"scripts"`
