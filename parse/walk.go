@@ -37,8 +37,8 @@ type walker struct {
 	written      map[string]string
 	writtenBytes int
 	// inFile is the script on disk being walked (files.go), "" outside one.
-	inFile string
-	recurse      []string // functions that call themselves (Result.Recursive)
+	inFile  string
+	recurse []string // functions that call themselves (Result.Recursive)
 }
 
 func newWalker(opt Options) *walker {
