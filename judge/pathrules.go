@@ -108,6 +108,16 @@ var systemDirs = map[string]bool{
 // tempRoots hold scratch data: paths strictly below them count as inside.
 var tempRoots = []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/dev/shm", "/var/folders"}
 
+// scratch reports a temporary directory or a path below one.
+func scratch(p string) bool {
+	for _, t := range tempRoots {
+		if under(p, t) {
+			return true
+		}
+	}
+	return false
+}
+
 // systemWriteRoots are trees whose files belong to the system.
 var systemWriteRoots = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/System", "/Library", "/private/etc"}
 

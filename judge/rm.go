@@ -68,7 +68,7 @@ var _ = rules(
 		Alternative: "run find inside the project, first without -delete",
 		Matches:     "`find ROOT -delete` / `-exec rm` with ROOT outside the project, `/` or home",
 		Fire:        []string{"find / -name '*.log' -delete", "find ~ -type f -exec rm {} +"},
-		Pass:        []string{"find . -name '*.pyc' -delete", "find / -name '*.log'"}},
+		Pass:        []string{"find . -name '*.pyc' -delete", "find / -name '*.log'", "find /var/tmp -name 'build-*' -exec rm -rf {} +"}},
 )
 
 // rm judges rm/unlink targets.
@@ -316,6 +316,9 @@ func (j *judge) find(e *parse.Exec, args []string, detail string) {
 		if remoteDelete(e) {
 			j.findRemote(p, detail)
 			continue
+		}
+		if scratch(p) {
+			continue // find /tmp -name 'build-*' -delete: scratch space, like rm -rf /tmp/*
 		}
 		switch j.locate(p) {
 		case locSystem, locHome, locHomeDot, locOutside:
