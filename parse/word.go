@@ -49,10 +49,6 @@ func (wb *wordBuf) endField() {
 	wb.static, wb.has = true, false
 }
 
-// writeSplit writes the unquoted expansion of a known value in an argv
-// word, split as with the default IFS (see writeFields).
-func (wb *wordBuf) writeSplit(v string) { wb.writeFields(v, defaultIFS) }
-
 // word evaluates a word: quote removal, escapes, $'...', ~ and
 // $HOME/$PWD; substitutions in it are walked (they run).
 func (w *walker) word(sc *scope, wd *syntax.Word) arg {
