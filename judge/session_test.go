@@ -157,11 +157,7 @@ func TestScriptsOnDisk(t *testing.T) {
 		{"npm ci", Deny, RuleRemoteCodeExec},
 	}
 	for _, tc := range cases {
-		env := testEnv(t)
-		env.ProjectDir = dir
-		c := bash(tc.cmd)
-		c.Cwd = dir
-		d := Decide(c, env)
+		d := decideIn(t, dir, tc.cmd)
 		if d.Verdict != tc.want || (tc.rule != "" && !contains(d.RuleIDs(), tc.rule)) {
 			t.Errorf("%q: %s %v, want %s with %s", tc.cmd, d.Decision, d.RuleIDs(), tc.want, tc.rule)
 		}

@@ -19,47 +19,36 @@ func (w *walker) schedule(c *cmd, name string) {
 		return
 	}
 	crontab := name == "crontab"
+	if src == "/dev/stdin" || src == "/dev/fd/0" || src == "/proc/self/fd/0" {
+		src = "-"
+	}
 	var text string
 	switch {
+	case src == "-" && (c.stdin == nil || c.stdin.file):
+		if c.stdin == nil {
+			w.emit(c) // a terminal: whoever types it
+			return
+		}
+		t, ok := w.scheduledFile(c, c.stdin.path)
+		if !ok {
+			return
+		}
+		text = t
 	case src == "-":
 		in := c.stdin
-		if in != nil && in.file {
-			t, _, ok := w.writtenText(c, in.path)
-			if !ok {
-				if f, _ := w.diskText(c, in.path, ""); f.State == FileText {
-					t, ok = f.Text, true
-				}
-			}
-			if !ok {
-				w.emit(c)
-				return
-			}
-			text = t
-		} else {
-			if in == nil {
-				w.emit(c)
-				return
-			}
-			if !in.static {
-				c.runs = &DynamicCode{How: "shell-stdin", Sources: in.srcs}
-				w.emit(c)
-				return
-			}
-			if in.dataIdx >= 0 {
-				w.dropData[in.dataIdx] = true // it was code after all
-			}
-			text = in.text
+		if !in.static {
+			c.runs = &DynamicCode{How: "shell-stdin", Sources: in.srcs}
+			w.emit(c)
+			return
 		}
+		if in.dataIdx >= 0 {
+			w.dropData[in.dataIdx] = true // it was code after all
+		}
+		text = in.text
 	default:
-		a := arg{Word: Word{Value: src, Static: true}}
-		t, _, ok := w.writtenText(c, a)
+		t, ok := w.scheduledFile(c, arg{Word: Word{Value: src, Static: true}})
 		if !ok {
-			f, _ := w.diskText(c, a, "")
-			if f.State != FileText {
-				w.emit(c)
-				return
-			}
-			t = f.Text
+			return
 		}
 		text = t
 	}
@@ -72,6 +61,25 @@ func (w *walker) schedule(c *cmd, name string) {
 	w.reparse(&inner, text, Origin{Kind: OriginShellStdin, Depth: c.origin.Depth + 1, Via: name}, nil, false)
 }
 
+// scheduledFile is the text of a file a scheduler reads: written earlier in
+// the command, or on disk. A file that is there but cannot be read (a FIFO,
+// a device, over the cap) is code that cannot be read, as for a script run
+// by path; an absent one installs nothing. ok is false when c was emitted.
+func (w *walker) scheduledFile(c *cmd, a arg) (string, bool) {
+	if t, _, ok := w.writtenText(c, a); ok {
+		return t, true
+	}
+	f, p := w.diskText(c, a, "")
+	switch f.State {
+	case FileText:
+		return f.Text, true
+	case FileUnreadable:
+		c.runs = &DynamicCode{How: HowUnreadableFile, Sources: []string{p + ": " + f.Why}}
+	}
+	w.emit(c)
+	return "", false
+}
+
 // CronCommands is the commands of crontab lines, one a line: the five
 // schedule fields (or an @keyword) removed, and with system the user field
 // after them (/etc/crontab, /etc/cron.d). Comments and environment settings
@@ -79,7 +87,7 @@ func (w *walker) schedule(c *cmd, name string) {
 func CronCommands(text string, system bool) string {
 	var b strings.Builder
 	for _, line := range strings.Split(text, "\n") {
-		f := strings.Fields(line)
+		f := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
 		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
 			continue
 		}

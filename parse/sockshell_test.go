@@ -62,3 +62,17 @@ func TestCronCommands(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCronCommands: any crontab text gives commands without panicking, and
+// never more text than it was given.
+func FuzzCronCommands(f *testing.F) {
+	for _, s := range []string{"* * * * * curl x | sh\n", "@reboot rm -rf ~", "0\t3 * *\v* root x%y", "\u00a0* * * * * a", "*\r* * * * b"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, text string, system bool) {
+		if out := CronCommands(text, system); len(out) > len(text)+strings.Count(text, "\n")+1 {
+			t.Errorf("CronCommands(%q) = %q: longer than its input", text, out)
+		}
+	})
+}

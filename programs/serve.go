@@ -13,10 +13,15 @@ import "strings"
 var serveRoots = map[string]func(args []string) (string, bool){
 	// python -m http.server [PORT] [-d DIR] [-b ADDR]; python2 -m SimpleHTTPServer
 	"python": func(args []string) (string, bool) {
-		for i, a := range args {
+		valued := Lookup("python").Opts.Short // -W, -X, -Q take a value
+		for i := 0; i < len(args); i++ {
+			a := args[i]
 			var mod string
 			var rest []string
 			switch {
+			case len(a) == 2 && a[0] == '-' && strings.IndexByte(valued, a[1]) >= 0:
+				i++ // python3 -X dev -m http.server
+				continue
 			case a == "-m" && i+1 < len(args):
 				mod, rest = args[i+1], args[i+2:]
 			case strings.HasPrefix(a, "-m") && len(a) > 2:

@@ -15,6 +15,7 @@ func TestServes(t *testing.T) {
 		{"python3 -m http.server -d /srv 8000", "/srv", true},
 		{"python3 -u -mhttp.server --directory=~ 80", "~", true},
 		{"python2 -m SimpleHTTPServer", "", true},
+		{"python3 -X dev -W ignore -m http.server -d /x", "/x", true},
 		{"python3 -m pytest", "", false},
 		{"python3 server.py -m http.server", "", false},
 		{"php -S 0.0.0.0:80 -t /", "/", true},
