@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/census"
+	"github.com/sentinel-guard/sentinel/internal/outfile"
 	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/internal/version"
 	"github.com/sentinel-guard/sentinel/judge"
@@ -162,7 +163,7 @@ key for --seal.`,
 			if out == "-" {
 				_, err = cmd.OutOrStdout().Write(js.Bytes())
 			} else {
-				err = writeFileAtomic(out, js.Bytes())
+				err = outfile.WriteFile(out, cmd.OutOrStdout(), js.Bytes(), 0o644)
 			}
 			if err != nil {
 				return fail(exitError, "writing %s: %v", out, err)
@@ -172,7 +173,7 @@ key for --seal.`,
 				if err := rep.WriteHTML(&h); err != nil {
 					return fail(exitError, "%v", err)
 				}
-				if err := writeFileAtomic(page, h.Bytes()); err != nil {
+				if err := outfile.WriteFile(page, cmd.OutOrStdout(), h.Bytes(), 0o644); err != nil {
 					return fail(exitError, "writing %s: %v", page, err)
 				}
 			}
@@ -254,20 +255,6 @@ func parseCensusTime(flag, s string) (time.Time, error) {
 		return t.UTC(), nil
 	}
 	return time.Time{}, fail(exitUsage, "%s %q: want a date (2026-11-01) or an RFC 3339 time (2026-11-01T08:00:00Z)", flag, s)
-}
-
-// writeFileAtomic writes through a temporary file and a rename, so that a
-// reader never sees half a stops.json.
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
 
 func printCensus(w io.Writer, r *census.Report, out, page, sum string) {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/bundle"
+	"github.com/sentinel-guard/sentinel/internal/outfile"
 	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/seal"
@@ -64,6 +64,9 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 			if out == "" {
 				return fail(exitUsage, "export: --out PATH is required")
 			}
+			if out == "-" && asJSON {
+				return fail(exitUsage, "export: --json prints a summary to stdout, so the bundle cannot go there too (--out -)")
+			}
 			sel, err := bundle.ParseSelection(disclose)
 			if err != nil {
 				return fail(exitUsage, "--disclose %v", err)
@@ -93,17 +96,14 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 			if recs, _ := seal.Records(reg.DB(), seal.SubjectRegister); len(recs) > 0 && pubPEM == nil {
 				return failCode("no_key", "the register has seals but there is no operator public key at %s", seal.PublicKeyPath(keyPath))
 			}
-			tmp, err := os.CreateTemp(filepath.Dir(out), ".sentinel-export-*")
+			tmp, err := outfile.Create(out, cmd.OutOrStdout(), 0o600)
 			if err != nil {
-				return fail(exitError, "%v", err)
+				return fail(exitError, "export: %v", err)
 			}
-			defer os.Remove(tmp.Name())
+			defer tmp.Abort()
 			c, err := bundle.Write(tmp, reg, pubPEM, bundle.Disclosure{Input: sel, Fields: fsel}, time.Now())
-			if cerr := tmp.Close(); err == nil {
-				err = cerr
-			}
 			if err == nil {
-				err = os.Rename(tmp.Name(), out)
+				err = tmp.Commit()
 			}
 			if err != nil {
 				return fail(exitError, "export: %v", err)
@@ -117,11 +117,7 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 				}
 			}
 			if asJSON {
-				fi, _ := os.Stat(out)
-				var size int64
-				if fi != nil {
-					size = fi.Size()
-				}
+				size := tmp.Written()
 				var fp string
 				if pub, err := seal.ParsePublicKey(pubPEM); err == nil {
 					fp = seal.Fingerprint(pub)
@@ -134,7 +130,7 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&out, "out", "", "write the bundle to this file (required)")
+	f.StringVar(&out, "out", "", "write the bundle to this file (required; '-': stdout)")
 	f.StringVar(&disclose, "disclose", "none", "entries shown in full, with their input: all, none, or e.g. 1,5,7-9")
 	f.StringVar(&fields, "fields", "none", "entries shown with their fields but not their input; the rest are withheld (hash only)")
 	f.BoolVar(&asJSON, "json", false, "print what was written as JSON")

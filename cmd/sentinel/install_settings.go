@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sentinel-guard/sentinel/internal/outfile"
 )
 
 // jobject is a JSON object that remembers its key order. Values are
@@ -274,27 +276,9 @@ func writeSettings(path string, o *jobject, exists bool) (backup string, err err
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".settings-*.json")
-	if err != nil {
-		return backup, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(encodeSettings(o)); err != nil {
-		tmp.Close()
-		return backup, err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return backup, err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return backup, err
-	}
-	if err := tmp.Close(); err != nil {
-		return backup, err
-	}
-	return backup, os.Rename(tmp.Name(), path)
+	// Written as cp would: a settings.json that is a symlink (a dotfiles
+	// manager's) is written through and stays a link.
+	return backup, outfile.WriteFile(path, nil, encodeSettings(o), mode)
 }
 
 // hookGroup is one matcher group of an event, as found in a file.
