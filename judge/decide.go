@@ -103,6 +103,8 @@ type judge struct {
 	// sentinel's own paths (register, config, binaries)
 	sentinel []string
 	keyDirs  []string // directories whose *.key files may not be read
+	// agentDirs: Env.AgentDirs, cleaned (protected.go)
+	agentDirs []string
 	// credRoots caches the credential stores under home
 	credRoots []string
 	hits      []Hit
@@ -111,6 +113,9 @@ type judge struct {
 	secretRead  string // detail of the first secret read, "" if none
 	networkSend string // detail of the first network send to a non-allowed host
 	secretVar   string // first secret-named variable expanded in an argument
+	// namesOnly: the execution being judged prints, or feeds a stage that
+	// prints, only names or counts (programs.NamesOnly): no secret is shown
+	namesOnly bool
 
 	data   []parse.Data // data spans of the command (heredoc text fed to a program)
 	source string       // the whole command, for code fed on stdin (selfreach.go)
@@ -142,6 +147,11 @@ func newJudge(c Call, env Env) *judge {
 	for _, p := range env.Protected {
 		if p = cleanAbs(j.expandHome(p)); p != "" {
 			j.sentinel = append(j.sentinel, p)
+		}
+	}
+	for _, d := range env.AgentDirs {
+		if d = cleanAbs(j.expandHome(d)); d != "" && d != j.home && d != "/" {
+			j.agentDirs = append(j.agentDirs, d)
 		}
 	}
 	if d := cleanAbs(env.StateDir); d != "" {

@@ -80,6 +80,8 @@ func (j *judge) exec(all []parse.Exec, i int) {
 			break
 		}
 	}
+	j.namesOnly = namesOnlyOutput(all, i)
+	defer func() { j.namesOnly = false }()
 	j.redirects(e, detail)
 	if len(e.Argv) == 0 || e.Dynamic {
 		return
@@ -101,6 +103,7 @@ func (j *judge) exec(all []parse.Exec, i int) {
 		m(j, x)
 	}
 	j.reads(e, args, detail)
+	j.protectedOperands(e, detail)
 	j.network(e, args, detail)
 	j.custom(e, detail)
 }

@@ -44,6 +44,12 @@ func (j *judge) network(e *parse.Exec, args []string, detail string) {
 	if local {
 		return // rsync/scp between local paths
 	}
+	for _, h := range hosts {
+		if metadataHost(h) {
+			j.secretReadHit(detail) // the instance's cloud credentials (protected.go)
+			return
+		}
+	}
 	allowed := len(hosts) > 0
 	for _, h := range hosts {
 		if !j.cfg.hostAllowed(h) {

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"path/filepath"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/programs"
@@ -75,35 +74,4 @@ func firstOperand(p *programs.Program, args []string) string {
 		return ""
 	}
 	return o.Pos[0]
-}
-
-// persistencePath reports whether writing p installs something that runs
-// later or on its own.
-func (j *judge) persistencePath(p string) bool {
-	base := filepath.Base(p)
-	switch {
-	case strings.Contains(p, "/.git/hooks/") && !strings.HasSuffix(base, ".sample"):
-		return true
-	case base == ".mcp.json" || base == ".envrc":
-		return true
-	case (strings.Contains(p, "/site-packages/") || strings.Contains(p, "/dist-packages/")) &&
-		(strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py"):
-		return true
-	case strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron") ||
-		strings.HasPrefix(p, "/etc/systemd/") || strings.HasPrefix(p, "/lib/systemd/") ||
-		strings.HasPrefix(p, "/Library/LaunchAgents/") || strings.HasPrefix(p, "/Library/LaunchDaemons/") ||
-		strings.HasPrefix(p, "/etc/xdg/autostart/") || p == "/etc/rc.local" || strings.HasPrefix(p, "/etc/profile.d/"):
-		return true
-	}
-	if j.home == "" || !under(p, j.home) {
-		return false
-	}
-	rel := strings.TrimPrefix(p, j.home+"/")
-	switch {
-	case strings.HasPrefix(rel, ".config/systemd/user/"), strings.HasPrefix(rel, ".config/autostart/"),
-		strings.HasPrefix(rel, "Library/LaunchAgents/"), strings.HasPrefix(rel, ".config/fish/config.fish"),
-		strings.HasPrefix(rel, ".config/fish/conf.d/"), strings.HasPrefix(rel, ".local/share/systemd/user/"):
-		return true
-	}
-	return false
 }

@@ -34,6 +34,9 @@ func isProcEnviron(p string) bool {
 }
 
 func (j *judge) envDump(detail string) {
+	if j.namesOnly {
+		return // env | cut -d= -f1: the names, not the values
+	}
 	j.add(RuleEnvDump, detail)
 	if j.secretRead == "" {
 		j.secretRead = detail
@@ -108,6 +111,9 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 }
 
 func (j *judge) secretReadHit(detail string) {
+	if j.namesOnly {
+		return
+	}
 	j.add(RuleSecretRead, detail)
 	if j.secretRead == "" {
 		j.secretRead = detail
@@ -169,4 +175,38 @@ func secretVarRef(s string) string {
 		}
 	}
 	return ""
+}
+
+// namesOnlyOutput reports an execution whose output shows no value: it
+// prints only names or counts itself (grep -q KEY .env, cut -d= -f1 .env),
+// or every stage it feeds does (env | cut -d= -f1, kubectl get secret -o
+// jsonpath='{.data}' | jq 'keys'). Its stdout must not go to a file.
+func namesOnlyOutput(all []parse.Exec, i int) bool {
+	e := &all[i]
+	if len(e.Argv) == 0 || e.Dynamic {
+		return false
+	}
+	if programs.NamesOnly(e.Name, wordValues(e.Argv[1:])) {
+		return true
+	}
+	if e.Pipeline == 0 {
+		return false
+	}
+	for _, r := range e.Redirects {
+		if r.Fd != 0 && r.Op != "<" && r.Op != "<<<" {
+			return false // tee-like: the values go somewhere too
+		}
+	}
+	next := false
+	for k := range all {
+		f := &all[k]
+		if f.Pipeline != e.Pipeline || f.Stage != e.Stage+1 {
+			continue
+		}
+		if len(f.Argv) == 0 || f.Dynamic || !programs.NamesOnly(f.Name, wordValues(f.Argv[1:])) {
+			return false
+		}
+		next = true
+	}
+	return next
 }

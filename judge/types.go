@@ -69,6 +69,10 @@ type Env struct {
 	// protected. The caller resolves them (package toolcall does, from the
 	// environment): Decide reads no environment variable.
 	StateDir, ConfigDir string
+	// AgentDirs are the configuration directories the environment moved
+	// an agent's settings to (CLAUDE_CONFIG_DIR, CODEX_HOME): protected
+	// like ~/.claude and ~/.codex (protected.go).
+	AgentDirs []string
 	// Memory is what the session's earlier calls left (session.go); nil:
 	// none (check, explain, replay of a single call).
 	Memory Memory

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"io"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -28,6 +29,17 @@ const maxPure = 64 << 10
 // pure computes c's output when c is one of the pure programs over known
 // stdin.
 func (w *walker) pure(c *cmd, name string) (output, bool) {
+	if f, ok := argFilters[name]; ok && allStatic(c.argv[1:]) {
+		// dirname "$PWD": its output is a function of its arguments alone
+		args := make([]string, len(c.argv)-1)
+		for i, a := range c.argv[1:] {
+			args[i] = a.Value
+		}
+		if text, ok := f(args); ok && len(text) <= maxPure {
+			return output{text: text, static: true, srcs: []string{name}, data: -1}, true
+		}
+		return output{}, false
+	}
 	f, ok := pureFilters[name]
 	if !ok || c.stdin == nil || !c.stdin.static || c.stdin.file || len(c.stdin.text) > maxPure || !allStatic(c.argv[1:]) {
 		return output{}, false
@@ -49,6 +61,31 @@ func (w *walker) pure(c *cmd, name string) (output, bool) {
 }
 
 type filter func(args []string, in string) (string, bool)
+
+// argFilters compute their output from their arguments: dirname and
+// basename (GNU: several operands, -a, -s SUFFIX, -z not known).
+var argFilters = map[string]func(args []string) (string, bool){
+	"dirname": func(args []string) (string, bool) {
+		var b strings.Builder
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") || a == "" {
+				return "", false
+			}
+			b.WriteString(path.Dir(a) + "\n")
+		}
+		return b.String(), b.Len() > 0
+	},
+	"basename": func(args []string) (string, bool) {
+		if len(args) == 0 || len(args) > 2 || strings.HasPrefix(args[0], "-") || args[0] == "" {
+			return "", false
+		}
+		b := path.Base(args[0])
+		if len(args) == 2 && args[1] != b {
+			b = strings.TrimSuffix(b, args[1])
+		}
+		return b + "\n", true
+	},
+}
 
 var pureFilters map[string]filter
 

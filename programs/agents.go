@@ -88,3 +88,58 @@ func LogWipe(name string, args []string) bool {
 	}
 	return false
 }
+
+// agents are the coding agents' command names.
+var agents = map[string]bool{"claude": true, "codex": true, "gemini": true, "aider": true, "cursor-agent": true,
+	"amp": true, "goose": true, "opencode": true, "copilot": true, "qwen": true, "crush": true}
+
+// IsAgent reports a coding agent's command name.
+func IsAgent(name string) bool { return agents[name] }
+
+// HooksOff reports a coding agent started with settings that switch its
+// hooks or permission checks off for the run: claude --settings with
+// disableAllHooks, hooks or permissions in inline JSON (or any settings
+// file: it replaces what the operator set), --setting-sources that leave
+// out the user's settings (where the hook is installed); codex -c
+// hooks/approval/sandbox overrides and --ignore-user-config,
+// --dangerously-bypass-hook-trust, --disable hooks.
+func HooksOff(name string, args []string) bool {
+	switch name {
+	case "claude":
+		for i, a := range args {
+			v, ok := strings.CutPrefix(a, "--settings=")
+			if !ok && a == "--settings" && i+1 < len(args) {
+				v, ok = args[i+1], true
+			}
+			if ok && (strings.Contains(v, "disableAllHooks") || strings.Contains(v, "\"hooks\"") ||
+				strings.Contains(v, "permissions") || strings.Contains(v, "defaultMode")) {
+				return true
+			}
+			s, ok := strings.CutPrefix(a, "--setting-sources=")
+			if !ok && a == "--setting-sources" && i+1 < len(args) {
+				s, ok = args[i+1], true
+			}
+			if ok && !strings.Contains(s, "user") {
+				return true
+			}
+		}
+	case "codex":
+		if hasWord(args, "--ignore-user-config", "--dangerously-bypass-hook-trust") {
+			return true
+		}
+		for i, a := range args {
+			if (a == "-c" || a == "--config") && i+1 < len(args) {
+				k := strings.ToLower(args[i+1])
+				if strings.HasPrefix(k, "hooks") || strings.HasPrefix(k, "features.hooks") ||
+					strings.Contains(k, "approval_policy=\"never\"") || strings.Contains(k, "approval_policy=never") ||
+					strings.Contains(k, "sandbox_mode=\"danger-full-access\"") || strings.Contains(k, "sandbox_mode=danger-full-access") {
+					return true
+				}
+			}
+			if a == "--disable" && i+1 < len(args) && args[i+1] == "hooks" {
+				return true
+			}
+		}
+	}
+	return false
+}

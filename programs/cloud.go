@@ -95,7 +95,7 @@ var _ = register(
 	}},
 	&Program{Name: "secret-tool", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return sub(a, "lookup") || sub(a, "search") }},
 	&Program{Name: "kwallet-query", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return has(a, "-r", "--read-password") }},
-	&Program{Name: "docker", Names: []string{"podman", "nerdctl"}, Kind: Runner},
+	&Program{Name: "docker", Names: []string{"podman", "nerdctl"}, Kind: Runner | CredPrinter, PrintsCredentials: dockerPrintsEnv},
 	&Program{Name: "heroku", Kind: CredPrinter | Cloud, Destroys: herokuDestroys, PrintsCredentials: func(a []string) bool {
 		return sub(a, "auth:token") || sub(a, "config") && has(a, "--json", "-s", "--shell")
 	}},
@@ -218,4 +218,38 @@ func terraformDestroys(args []string) bool {
 		sub = p[1]
 	}
 	return sub == "destroy" || (sub == "apply" && destroyFlag)
+}
+
+// dockerPrintsEnv: docker inspect or docker compose config told to print a
+// container's environment (-f '{{json .Config.Env}}', --format ...Env):
+// where the service's passwords and tokens are.
+func dockerPrintsEnv(a []string) bool {
+	if len(Operands(a)) == 0 {
+		return false
+	}
+	sub := Operands(a)[0]
+	if sub == "container" || sub == "image" {
+		if ops := Operands(a); len(ops) > 1 {
+			sub = ops[1]
+		}
+	}
+	if sub != "inspect" {
+		return false
+	}
+	for i, x := range a {
+		v := ""
+		switch {
+		case (x == "-f" || x == "--format") && i+1 < len(a):
+			v = a[i+1]
+		case strings.HasPrefix(x, "--format="), strings.HasPrefix(x, "-f") && len(x) > 2:
+			_, v, _ = strings.Cut(x, "=")
+			if v == "" {
+				v = x[2:]
+			}
+		}
+		if strings.Contains(v, "Env") {
+			return true
+		}
+	}
+	return false
 }

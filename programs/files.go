@@ -41,12 +41,17 @@ var _ = register(
 	&Program{Name: "7z", Names: []string{"7za", "7zz", "rar"}, Kind: Reader | Writer | Archiver},
 	&Program{Name: "cpio", Names: []string{"pax"}, Kind: Reader | Writer | Archiver},
 	// readers of their operands
+	// editors: what they change is decided by keystrokes or -c/-s scripts
+	// no grammar here can read, so every file operand may be written
+	&Program{Name: "vim", Names: []string{"vi", "nvim", "ex", "ed", "emacs", "nano", "micro", "kak", "hx", "joe",
+		"pico", "mcedit", "jed", "gedit", "kate", "subl", "zed"}, Kind: Reader | Writer, EditsOperands: true,
+		Opts:     S("cSsuiwWTtqo", "cmd", "eval", "load", "funcall"),
+		ReadOnly: func(a []string) bool { return has(a, "-R", "-M", "--diff", "-d", "--version", "--list-extensions") }},
 	&Program{Name: "cat", Names: []string{"tac", "nl", "less", "more", "most", "bat", "batcat", "view", "strings", "hexdump", "hd"}, Kind: Reader},
 	&Program{Name: "head", Names: []string{"tail"}, Kind: Reader, Opts: S("nc", "lines", "bytes")},
 	&Program{Name: "grep", Names: []string{"egrep", "fgrep", "rg", "ag", "ack", "zgrep"}, Kind: Reader | Pattern},
 	&Program{Name: "jq", Names: []string{"yq", "gojq"}, Kind: Reader | Pattern},
 	&Program{Name: "diff", Names: []string{"cmp", "comm", "sort", "uniq", "cut", "paste", "column", "fold", "fmt", "iconv"}, Kind: Reader},
-	&Program{Name: "vim", Names: []string{"vi", "nvim", "nano", "emacs", "ed", "ex"}, Kind: Reader | Writer},
 	&Program{Name: "sha256sum", Names: []string{"sha1sum", "md5sum", "sha512sum", "b2sum", "cksum", "shasum"}, Kind: NonReader},
 	// never print a file's content
 	&Program{Name: "ls", Names: []string{"exa", "eza", "lsd"}, Kind: NonReader | Lister},

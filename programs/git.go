@@ -9,7 +9,7 @@ import "strings"
 var gitGlobalValued = []string{"-C", "--git-dir", "--work-tree", "--namespace", "--exec-path",
 	"--super-prefix", "--config-env", "--list-cmds"}
 
-var _ = register(&Program{Name: "git", Kind: NonReader | SettingsCarrier | Lister,
+var _ = register(&Program{Name: "git", Kind: NonReader | SettingsCarrier | Lister | CredPrinter, PrintsCredentials: gitPrintsCredentials,
 	Opts: S("Cc", "git-dir", "work-tree", "namespace", "exec-path", "super-prefix", "config-env", "list-cmds")})
 
 // GitSplit splits git's global options from the subcommand. It returns
@@ -165,4 +165,17 @@ func GitCodeArgs(sub string, rest []string) (cmd []string, ok bool) {
 		}
 	}
 	return nil, false
+}
+
+// gitPrintsCredentials: git credential fill (and a helper's get) prints
+// the stored password or token for a host.
+func gitPrintsCredentials(args []string) bool {
+	sub, rest, _ := GitSplit(args)
+	switch {
+	case sub == "credential":
+		return len(rest) > 0 && (rest[0] == "fill" || rest[0] == "get")
+	case strings.HasPrefix(sub, "credential-"):
+		return len(rest) > 0 && rest[0] == "get"
+	}
+	return false
 }

@@ -139,6 +139,11 @@ type Program struct {
 	// ScriptOpt the option whose value is the script (php -f x.php).
 	RunVerb   string
 	ScriptOpt byte
+	// EditsOperands: the program may change any file it is given (an
+	// editor: vim -Es -c '%s/x/y/' -c wq F writes F with no redirect in
+	// sight); ReadOnly reports the arguments that make it only show them.
+	EditsOperands bool
+	ReadOnly      func(args []string) bool
 }
 
 // Is reports whether p is non-nil and of every kind in k.

@@ -1,5 +1,7 @@
 package programs
 
+import "strings"
+
 // System programs: services, schedulers, process killers, the
 // environment's printers. What they do to the system is judged in judge
 // (SYS-*, PERSISTENCE-INSTALL, SENTINEL-DISABLE, ENV-DUMP); their grammar
@@ -18,6 +20,15 @@ var _ = register(
 	// killall5 signals every process: its own entry, or Lookup would take
 	// it for killall with a version
 	&Program{Name: "killall5"},
+	// ps with BSD's e (ps auxeww, ps e) prints every process's environment
+	&Program{Name: "ps", Kind: NonReader | CredPrinter, PrintsCredentials: func(a []string) bool {
+		for _, x := range a {
+			if x != "" && x[0] != '-' && strings.IndexByte(x, 'e') >= 0 && strings.Trim(x, "auxwefjlmsvrTgcnhHSZLXe") == "" {
+				return true
+			}
+		}
+		return false
+	}},
 	&Program{Name: "printenv", Kind: NonReader, PrintsEnv: func(a []string) bool { return len(Operands(a)) == 0 }},
 	// shell builtins that print the environment with no arguments or -p/-x
 	&Program{Name: "set", Names: []string{"export", "declare", "typeset"}, Kind: NonReader, PrintsEnv: func(a []string) bool {

@@ -55,6 +55,9 @@ type Environ struct {
 	// Problems are settings that could not be read, for stderr and the
 	// entry; each was replaced by its fail-closed reading.
 	Problems []string
+	// AgentDirs are CLAUDE_CONFIG_DIR and CODEX_HOME when set: where the
+	// agents' settings and hooks live instead of ~/.claude and ~/.codex.
+	AgentDirs []string
 	// Memory is the session's memory (package session), set by the hook
 	// once the payload names the session; nil for check, explain, replay.
 	Memory judge.Memory
@@ -70,6 +73,11 @@ func NewEnviron(getenv func(string) string) *Environ {
 	if exe, err := os.Executable(); err == nil {
 		dir := filepath.Dir(exe)
 		e.Binaries = []string{exe, filepath.Join(dir, "sentinel"), filepath.Join(dir, "sentinel-hook")}
+	}
+	for _, v := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME"} {
+		if d := getenv(v); d != "" {
+			e.AgentDirs = append(e.AgentDirs, d)
+		}
 	}
 	e.Attendance = attendance(getenv)
 	e.Problems = append(e.Problems, e.Attendance.Problems...)
@@ -136,5 +144,6 @@ func (e *Environ) JudgeEnv(cwd string, cfg *judge.Config, unattended bool) judge
 		StateDir:   e.StateDir,
 		ConfigDir:  e.ConfigDir,
 		Memory:     e.Memory,
+		AgentDirs:  e.AgentDirs,
 	}
 }

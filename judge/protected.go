@@ -1,0 +1,276 @@
+package judge
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
+)
+
+// What matters, named once (issue 19): the objects a call can reach whose
+// disclosure or change is the harm. The rules of pathrules.go, persist.go,
+// persistrun.go and the operand rule below ask these questions; what a
+// program does to its operands (read, write, delete, run) comes from the
+// program model. A call that reaches one of these with an effect not known
+// to be harmless is stopped:
+//
+//   - secrets: credentialStores below, isSecretPath (keys, .env, histories),
+//     the cloud metadata endpoints (metadataHost), the environment and the
+//     CLI printers of the model (PrintsEnv, PrintsCredentials);
+//   - the guard's and the agents' own files: the sentinel's (Env.Protected,
+//     StateDir, ConfigDir), Claude Code's settings, hooks and binary (also
+//     where CLAUDE_CONFIG_DIR moves them), other agents' hook and sandbox
+//     files ($CODEX_HOME, any .codex/, .cursor/, .gemini/settings.json):
+//     isAgentSettings;
+//   - what runs later on its own: shell startup files (programs.StartupFile),
+//     cron tables, persistencePath (service units, git hooks and config,
+//     editor and REPL startup files, a command shim on the user's PATH);
+//   - the home directory and its roots, the system, git history (roots.go,
+//     rm.go, git.go), remote state (infra.go, infradata.go).
+
+// credentialStores are credential stores under home (directories and
+// files): reading them shows a credential, writing them plants one.
+var credentialStores = []string{
+	".ssh", ".aws", ".gnupg", ".kube", ".docker/config.json", ".netrc", ".git-credentials",
+	".config/gh", ".config/hub", ".config/gcloud", ".azure", ".pgpass", ".my.cnf", ".npmrc",
+	".pypirc", ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml",
+	".terraform.d/credentials.tfrc.json", ".vault-token", ".password-store",
+	".local/share/keyrings", "Library/Keychains", ".mozilla/firefox", ".config/google-chrome",
+	".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge",
+	"Library/Application Support/Google/Chrome", "Library/Application Support/Firefox",
+	"Library/Application Support/BraveSoftware", "Library/Cookies",
+	".s3cfg", ".boto", ".config/rclone", ".config/doctl", ".config/op", ".terraformrc", ".config/hcloud",
+	// the agents' own logins: Claude Code's OAuth tokens, Codex's and
+	// Gemini's API keys, Copilot's token
+	".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
+	".config/github-copilot", ".config/git/credentials",
+}
+
+// agentCredential: a credential file an agent keeps in its configuration
+// directory wherever that is (CLAUDE_CONFIG_DIR, CODEX_HOME).
+func agentCredential(base string) bool {
+	return base == ".credentials.json" || base == "auth.json" || base == "oauth_creds.json"
+}
+
+// isClaudeSettings matches Claude Code settings files in any location.
+func isClaudeSettings(p string) bool {
+	base := filepath.Base(p)
+	dir := filepath.Base(filepath.Dir(p))
+	switch {
+	case base == "managed-settings.json" || base == "managed-mcp.json":
+		return true
+	case dir == ".claude" && (base == "settings.json" || base == "settings.local.json"):
+		return true
+	case base == ".claude" || p == "/etc/claude-code" || base == "ClaudeCode" || base == ".claude.json":
+		// the directory itself (rm -rf .claude, mv .claude ...); the
+		// user's state file holds MCP servers and each project's allowed tools
+		return true
+	case strings.Contains(p, "/.claude/hooks/") || strings.HasSuffix(p, "/.claude/hooks"):
+		return true // the hooks' own scripts
+	case strings.Contains(p, "/@anthropic-ai/claude-code"), strings.Contains(p, "/.claude/local/"),
+		strings.Contains(p, "/.local/share/claude/"), strings.HasSuffix(p, "/.local/bin/claude"):
+		return true // the binary the hooks are wired into
+	}
+	return false
+}
+
+// isAgentSettings matches Claude Code's settings, hooks and binary, the
+// directories CLAUDE_CONFIG_DIR and CODEX_HOME name (Env.AgentDirs), and
+// other agents' hook and sandbox files: any .codex/ directory (its
+// config.toml decides sandbox and approvals, hooks.json its hooks; see
+// docs/codex.md), .cursor/ (hooks.json, cli.json, mcp.json; not its rules),
+// .gemini/settings.json.
+func (j *judge) isAgentSettings(p string) bool {
+	if isClaudeSettings(p) {
+		return true
+	}
+	for _, d := range j.agentDirs {
+		if under(p, d) && !(p != d && agentCredential(filepath.Base(p))) {
+			return true
+		}
+	}
+	for _, seg := range []string{"/.codex", "/.cursor"} {
+		i := strings.Index(p, seg)
+		if i < 0 {
+			continue
+		}
+		rest := p[i+len(seg):]
+		if rest != "" && rest[0] != '/' {
+			continue // .codexrc, .cursorignore
+		}
+		if seg == "/.cursor" && (strings.HasPrefix(rest, "/rules/") || rest == "/rules") {
+			continue // project rules for Cursor's model: ordinary project text
+		}
+		if seg == "/.codex" && rest == "/auth.json" {
+			continue // a credential: the secret rules speak
+		}
+		return true
+	}
+	return strings.HasSuffix(p, "/.gemini/settings.json")
+}
+
+// metadataHost reports a cloud instance-metadata endpoint: it hands the
+// machine's cloud credentials to whoever asks from inside.
+func metadataHost(h string) bool {
+	h = strings.Trim(strings.ToLower(h), "[]")
+	switch h {
+	case "169.254.169.254", "metadata.google.internal", "metadata.goog", "metadata", "100.100.100.200",
+		"169.254.170.2", "fd00:ec2::254", "instance-data", "instance-data.ec2.internal", "metadata.azure.internal":
+		return true
+	}
+	return false
+}
+
+// userBinDirs are the directories on a user's PATH that the user writes:
+// a file there named like a program shadows that program.
+var userBinDirs = []string{".local/bin", "bin"}
+
+// pathShim reports a file written onto the user's PATH under the name of a
+// program of the model, and whether that program is one whose shim steals
+// or hides (sudo and other privilege programs, shells, git, ssh, agents,
+// the guard itself: a fake sudo collects the password).
+func (j *judge) pathShim(p string) (shim, grave bool) {
+	if j.home == "" {
+		return false, false
+	}
+	dir, base := filepath.Dir(p), filepath.Base(p)
+	for _, d := range userBinDirs {
+		if dir != j.home+"/"+d {
+			continue
+		}
+		prog := programs.Lookup(base)
+		if prog == nil {
+			return false, false
+		}
+		grave = prog.Kind.Any(programs.Privilege|programs.Shell) || prog.Name == "git" || prog.Name == "ssh" ||
+			programs.IsAgent(base) || prog.Name == "sentinel"
+		return true, grave
+	}
+	return false, false
+}
+
+// persistencePath reports whether writing p installs something that runs
+// later or on its own.
+func (j *judge) persistencePath(p string) bool {
+	base := filepath.Base(p)
+	switch {
+	case strings.Contains(p, "/.git/hooks/") && !strings.HasSuffix(base, ".sample"):
+		return true
+	case strings.HasSuffix(p, "/.git/config") || strings.Contains(p, "/.git/modules/") && base == "config":
+		return true // core.fsmonitor, core.pager, alias.x=!cmd: code at the next git command
+	case base == ".mcp.json" || base == ".envrc":
+		return true
+	case (strings.Contains(p, "/site-packages/") || strings.Contains(p, "/dist-packages/")) &&
+		(strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py"):
+		return true
+	case strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron") ||
+		strings.HasPrefix(p, "/etc/systemd/") || strings.HasPrefix(p, "/lib/systemd/") ||
+		strings.HasPrefix(p, "/Library/LaunchAgents/") || strings.HasPrefix(p, "/Library/LaunchDaemons/") ||
+		strings.HasPrefix(p, "/etc/xdg/autostart/") || p == "/etc/rc.local" || strings.HasPrefix(p, "/etc/profile.d/") ||
+		p == "/etc/gitconfig":
+		return true
+	}
+	if j.home == "" || !under(p, j.home) {
+		return false
+	}
+	if shim, _ := j.pathShim(p); shim {
+		return true
+	}
+	rel := strings.TrimPrefix(p, j.home+"/")
+	for _, pre := range persistUnderHome {
+		if strings.HasPrefix(rel, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// persistUnderHome are the persistence points below home (prefixes of the
+// path below it): services and autostart, fish's startup, git's XDG
+// configuration (aliases, hooksPath, fsmonitor run code), IPython's
+// startup and configuration, vim's and neovim's, PowerShell's profile,
+// systemd's user environment, direnv's rc.
+var persistUnderHome = []string{
+	".config/systemd/user/", ".config/autostart/", "Library/LaunchAgents/", ".config/fish/config.fish",
+	".config/fish/conf.d/", ".config/fish/functions/", ".local/share/systemd/user/",
+	".config/git/config", ".config/git/attributes",
+	".ipython/profile_", ".config/ipython/", ".jupyter/jupyter_", ".config/nvim/", ".vim/plugin/", ".vim/autoload/",
+	".config/powershell/", ".config/environment.d/", ".config/direnv/", ".config/zsh/",
+	".local/share/nvim/site/plugin/",
+}
+
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RulePathShim      = "PATH-SHIM"
+	RuleAgentHooksOff = "AGENT-HOOKS-OFF"
+)
+
+var _ = onExec(func(j *judge, x execution) {
+	if programs.HooksOff(x.e.Name, x.args) {
+		j.add(RuleAgentHooksOff, x.detail)
+	}
+})
+
+var _ = rules(
+	Rule{ID: RulePathShim, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "putting a program named like sudo, a shell, git, ssh, an agent or the guard on the user's PATH: every later call of that name runs it instead",
+		Alternative: "install the tool under its own name, or ask the operator",
+		Matches:     "a write (redirect, tee, cp/mv/ln/install, Write/Edit) of `~/.local/bin/NAME` or `~/bin/NAME` where NAME is a privilege program (`sudo`, `su`, `doas`), a shell, `git`, `ssh`, a coding agent or the sentinel; other known program names are PERSISTENCE-INSTALL (ask)",
+		Fire:        []string{"printf '#!/bin/sh\\n' > ~/.local/bin/sudo", "cp ./wrap.sh ~/bin/git", `Write {"file_path":"/home/user/.local/bin/bash","content":"#!/bin/sh\n"}`},
+		Pass:        []string{"cp ./mytool ~/.local/bin/mytool", "cat ~/.local/bin/sudo", "ls ~/.local/bin"}},
+	Rule{ID: RuleAgentHooksOff, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
+		Reason:      "starts a coding agent with settings that switch its hooks or permission checks off: the guard would not see what it runs",
+		Alternative: "run the agent with the operator's settings",
+		Matches:     "`claude --settings` whose JSON holds `disableAllHooks`, `hooks` or `permissions`, `--setting-sources` without `user`; `codex --ignore-user-config`, `--dangerously-bypass-hook-trust`, `--disable hooks`, `-c hooks…`/`approval_policy=never`/`sandbox_mode=danger-full-access`",
+		Fire:        []string{`claude --settings '{"disableAllHooks": true}' -p hi`, "claude --setting-sources project -p x", "codex exec --ignore-user-config 'x'"},
+		Pass:        []string{`claude --settings '{"model": "opus"}' -p hi`, "claude -p 'summarise'", "codex exec 'explain'"}},
+)
+
+// protectedOperands judges the operands of a program whose effect on them
+// is not known: a program the model does not know (a vendor CLI, a tool
+// the agent built) or an editor told to edit non-interactively. An operand
+// that reaches an agent's settings, a persistence point or a credential
+// store is judged as the write it may be; the secret rules already read
+// every program's operands as reads. Known viewers and everyday tools are
+// in the model and never come here.
+func (j *judge) protectedOperands(e *parse.Exec, detail string) {
+	if e.Synthetic || e.Remote || e.InFile != "" || len(e.Argv) < 2 {
+		return
+	}
+	a0 := e.Argv[0].Value
+	if strings.Contains(a0, "/") && !strings.HasPrefix(a0, "/usr/") && !strings.HasPrefix(a0, "/bin/") {
+		return // ./x.sh: its text is judged (scriptfile.go)
+	}
+	p := programs.Lookup(e.Name)
+	if p != nil && !p.EditsOperands {
+		return
+	}
+	if p != nil && p.ReadOnly != nil && p.ReadOnly(wordValues(e.Argv[1:])) {
+		return // vim -R, emacs --batch without -f save
+	}
+	for _, w := range e.Argv[1:] {
+		if !w.Static {
+			continue
+		}
+		for _, c := range pathCandidates(w.Value) {
+			abs, ok := j.resolve(c, e.Dir)
+			if !ok || !strings.Contains(c, "/") && !strings.HasPrefix(c, ".") {
+				continue // a bare word is a name more often than a file
+			}
+			if j.isAgentSettings(abs) || j.isSentinelPath(abs) || j.persistencePath(abs) ||
+				j.isCredentialStore(abs) || programs.StartupFile(abs, j.relHome(abs)) {
+				j.writeAbs(abs, kindEdit, detail)
+				break
+			}
+		}
+	}
+}
+
+// relHome is p below home, "" when it is not under home.
+func (j *judge) relHome(p string) string {
+	if j.home == "" || !strictlyUnder(p, j.home) {
+		return ""
+	}
+	return p[len(j.home)+1:]
+}
