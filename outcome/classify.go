@@ -57,3 +57,19 @@ func Classify(decision string, hasID, ran bool, answer string) (status, reason s
 	}
 	return "", ""
 }
+
+// Of is the outcome of one decision, and the one function that gives it:
+// outcomes, grades, log and the census all call it, so an entry has one
+// answer wherever it is shown. toolUseID is the decision's id ("" none),
+// ran whether an outcome entry with that id is joined to it, answers what
+// the transcripts read (nil: none were read).
+func Of(decision, toolUseID string, ran bool, answers *Answers) (status, reason string) {
+	if toolUseID == "" {
+		return Classify(decision, false, false, AnswerNone)
+	}
+	status, reason = Classify(decision, true, ran, answers.Of(toolUseID))
+	if answers == nil && status == Unknown {
+		reason = "no outcome entry, and no transcripts were read"
+	}
+	return status, reason
+}

@@ -334,13 +334,10 @@ func JoinRegister(r *register.Register, answers *Answers, o Options, fn func(*Re
 	sum := &Summary{}
 	w := register.TimeWindow{Since: o.Since, Until: o.Until}
 	err := r.JoinOutcomes(w, func(j *register.Joined) error {
-		status, reason := classifyRow(j, answers)
+		status, reason := Of(j.Decision, j.ToolUseID, j.OutcomeSeq != 0, answers)
 		sum.add(status)
 		if o.NoResults || (!o.All && j.Decision == "allow") {
 			return nil
-		}
-		if answers == nil && status == Unknown && j.ToolUseID != "" {
-			reason = "no outcome entry, and no transcripts were read"
 		}
 		res := Result{Seq: j.Seq, Time: j.Time, Tool: j.Tool, ToolUseID: j.ToolUseID, Decision: j.Decision,
 			Attended: j.Attended, Rules: j.Rules, Status: status, Reason: reason, OutcomeSeq: j.OutcomeSeq, Failed: j.Failed}
@@ -363,7 +360,7 @@ func SummarizeRegister(r *register.Register, answers *Answers, since, until time
 	sum := &Summary{}
 	w := register.TimeWindow{Since: since, Until: until}
 	err := r.JoinFlagOutcomes(w, func(j *register.Joined) error {
-		status, _ := classifyRow(j, answers)
+		status, _ := Of(j.Decision, j.ToolUseID, j.OutcomeSeq != 0, answers)
 		sum.add(status)
 		return nil
 	})
@@ -376,13 +373,6 @@ func SummarizeRegister(r *register.Register, answers *Answers, since, until time
 	sum.fromAnswers(answers)
 	sum.Decisions = sum.Asks.Presented + sum.Asks.Unanswered + sum.Denies.Held + sum.Denies.Breached
 	return sum, nil
-}
-
-func classifyRow(j *register.Joined, answers *Answers) (status, reason string) {
-	if j.ToolUseID == "" {
-		return Classify(j.Decision, false, false, "")
-	}
-	return Classify(j.Decision, true, j.OutcomeSeq != 0, answers.Of(j.ToolUseID))
 }
 
 func outcomeCounts(r *register.Register, w register.TimeWindow, sum *Summary, orphans bool) error {

@@ -1,11 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -150,6 +150,8 @@ could not be written, 5 no register or no such entry.`,
 
 func newGradesCmd() *cobra.Command {
 	var gJSON, ungraded bool
+	var n int
+	var transcripts string
 	grades := &cobra.Command{
 		Use:   "grades",
 		Short: "List the grades of the sentinel's flags, with the decisions",
@@ -175,24 +177,33 @@ would take.`,
 			defer r.Close()
 			defer registerProgress(cmd, r, "reading the register", gJSON, false)()
 			if ungraded {
-				if err := printUngraded(cmd.OutOrStdout(), r, gJSON); err != nil {
+				c, err := newRowCap(cmd, n, gJSON, false)
+				if err != nil {
+					return err
+				}
+				if err := printUngraded(cmd.OutOrStdout(), r, gJSON, c); err != nil {
 					return fail(exitError, "%v", err)
 				}
 				return nil
 			}
-			rep, err := collectGrades(r)
+			answers, _, err := readAnswersFor(transcripts)
 			if err != nil {
+				return err
+			}
+			c, err := newRowCap(cmd, n, gJSON, true)
+			if err != nil {
+				return err
+			}
+			if err := streamGrades(cmd.OutOrStdout(), r, answers, gJSON, c); err != nil {
 				return fail(exitError, "%v", err)
 			}
-			if gJSON {
-				return protoJSON(cmd.OutOrStdout(), rep)
-			}
-			printGrades(cmd.OutOrStdout(), rep)
 			return nil
 		},
 	}
 	grades.Flags().BoolVar(&gJSON, "json", false, "print as JSON")
 	grades.Flags().BoolVar(&ungraded, "ungraded", false, "list the flags not graded yet")
+	grades.Flags().IntVarP(&n, "n", "n", -1, "at most N rows: the newest graded flags, the oldest ungraded (0: all; default all, or 100 on a terminal)")
+	grades.Flags().StringVar(&transcripts, "transcripts", "", "transcript directory, for asks declined at the prompt (default $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)")
 	return grades
 }
 
@@ -228,68 +239,46 @@ type gradesReport struct {
 
 const selfConcordanceDef = "true / (true + false) over the latest grade of each flag, unclear excluded: the operator agreeing with the tool, not precision"
 
-// collectGrades reads the grade entries through the kind index and, for
-// each, the flag it grades and the grade itself by sequence number: memory
-// holds the latest grade of each graded flag, never every flag. A grade
-// counts when it grades an earlier deny or ask (sentinel appends no other);
-// what happened to a graded call is looked up by the tool_use_id index.
-func collectGrades(r *register.Register) (*gradesReport, error) {
-	refs, err := r.GradeRefs()
-	if err != nil {
-		return nil, err
-	}
-	latest := map[int64]*gradedFlag{}
-	ids := map[int64]string{} // graded flag -> its tool_use_id
-	var in interner
-	for i, p := range refs {
-		seq, ref := p[0], p[1]
-		if i%256 == 0 {
-			r.ReportProgress(seq)
-		}
-		if ref >= seq || ref < 1 {
-			continue // not an earlier entry: not a grade sentinel appends
-		}
-		f, err := r.Get(ref)
-		if errors.Is(err, register.ErrNoEntry) {
-			continue
-		} else if err != nil {
-			return nil, err
-		}
-		if !protocol.IsFlag(*f) {
-			continue // a grade of a non-flag cannot be appended by sentinel; ignore
-		}
-		e, err := r.Get(seq)
-		if err != nil {
-			return nil, err
-		}
-		var n gradeNote
-		_ = json.Unmarshal(e.Input, &n) // commitment-only grades have no note
-		g := &gradedFlag{flagFields: flagFields{Seq: f.Seq, Time: f.Time, Tool: in.get(f.Tool), Decision: in.get(f.Decision),
-			Attended: f.Attended, Rules: in.list(f.Rules)}, Grade: in.get(e.Label), GradeSeq: e.Seq, GradedAt: e.Time, Note: n.Note}
-		if old := latest[ref]; old != nil {
-			g.Regraded = old.Regraded + 1
-		}
-		latest[ref] = g
-		ids[ref] = f.ToolUseID
-	}
+// eachGradedFlag calls fn with each graded flag and its latest grade, in
+// sequence order of the flag, streamed (register.EachLatestGrade: SQLite
+// orders the grades), and returns the tally. Memory holds one flag at a
+// time, never every graded flag. What happened to the call is
+// outcome.Of, as everywhere: an ask the transcripts show declined is
+// declined here too.
+func eachGradedFlag(r *register.Register, answers *outcome.Answers, fn func(*gradedFlag) error) (*gradesReport, error) {
 	ran, done, err := r.RanLookup()
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	for seq, g := range latest {
-		id := ids[seq]
+	rep := &gradesReport{Definition: selfConcordanceDef}
+	var in interner
+	err = r.EachLatestGrade(func(ref, seq int64, earlier int) error {
+		f, err := r.Get(ref)
+		if errors.Is(err, register.ErrNoEntry) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if !protocol.IsFlag(*f) {
+			return nil // a grade of a non-flag cannot be appended by sentinel; ignore
+		}
+		e, err := r.Get(seq)
+		if err != nil {
+			return err
+		}
+		var n gradeNote
+		_ = json.Unmarshal(e.Input, &n) // commitment-only grades have no note
+		g := &gradedFlag{flagFields: flagFields{Seq: f.Seq, Time: f.Time, Tool: in.get(f.Tool), Decision: in.get(f.Decision),
+			Attended: f.Attended, Rules: in.list(f.Rules)}, Grade: in.get(e.Label), GradeSeq: e.Seq, GradedAt: e.Time, Note: n.Note,
+			Regraded: earlier}
 		didRun := false
-		if id != "" {
-			if didRun, err = ran(id); err != nil {
-				return nil, err
+		if f.ToolUseID != "" {
+			if didRun, err = ran(f.ToolUseID); err != nil {
+				return err
 			}
 		}
-		g.Outcome, _ = outcome.Classify(g.Decision, id != "", didRun, outcome.AnswerNone)
-	}
-	rep := &gradesReport{Grades: []gradedFlag{}, Definition: selfConcordanceDef}
-	for _, g := range latest {
-		rep.Grades = append(rep.Grades, *g)
+		g.Outcome, _ = outcome.Of(g.Decision, f.ToolUseID, didRun, answers)
 		switch g.Grade {
 		case protocol.GradeTrue:
 			rep.True++
@@ -298,8 +287,11 @@ func collectGrades(r *register.Register) (*gradesReport, error) {
 		default:
 			rep.Unclear++
 		}
+		return fn(g)
+	})
+	if err != nil {
+		return nil, err
 	}
-	sort.Slice(rep.Grades, func(i, j int) bool { return rep.Grades[i].Seq < rep.Grades[j].Seq })
 	if rep.True+rep.False > 0 {
 		v := float64(rep.True) / float64(rep.True+rep.False)
 		rep.SelfConcordance = &v
@@ -307,24 +299,93 @@ func collectGrades(r *register.Register) (*gradesReport, error) {
 	return rep, nil
 }
 
-func printGrades(w io.Writer, rep *gradesReport) {
-	if len(rep.Grades) == 0 {
-		fmt.Fprintln(w, "no flags graded yet: sentinel grade SEQ true|false|unclear")
-		return
+// collectGrades is eachGradedFlag with every flag kept (the tests compare
+// it with the form it replaced).
+func collectGrades(r *register.Register, answers *outcome.Answers) (*gradesReport, error) {
+	var gs []gradedFlag
+	rep, err := eachGradedFlag(r, answers, func(g *gradedFlag) error {
+		gs = append(gs, *g)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SEQ\tDECISION\tMODE\tRULES\tOUTCOME\tGRADE\tNOTE")
-	for _, g := range rep.Grades {
-		mode := "attended"
-		if !g.Attended {
-			mode = "unattended"
+	rep.Grades = append([]gradedFlag{}, gs...)
+	return rep, nil
+}
+
+// streamGrades prints the graded flags as they come: the table aligned per
+// block of rows, the JSON "grades" array element by element, the tally
+// after it. c caps the rows shown (the last ones: the newest flags); the
+// tally counts every grade.
+func streamGrades(w io.Writer, r *register.Register, answers *outcome.Answers, asJSON bool, c *rowCap) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	arr := jsonArray{w: bw, indent: "  "}
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	if asJSON {
+		bw.WriteString("{\n  \"grades\": ")
+	} else {
+		fmt.Fprintln(tw, "SEQ\tDECISION\tMODE\tRULES\tOUTCOME\tGRADE\tNOTE")
+	}
+	rep, err := eachGradedFlag(r, answers, func(g *gradedFlag) error {
+		var line string
+		if asJSON {
+			b, err := json.MarshalIndent(g, "    ", "  ")
+			if err != nil {
+				return err
+			}
+			line = string(b)
+		} else {
+			line = fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s\n", g.Seq, g.Decision, modeWord(g.Attended),
+				strings.Join(g.Rules, ","), g.Outcome, g.Grade, g.Note)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", g.Seq, g.Decision, mode,
-			strings.Join(g.Rules, ","), g.Outcome, g.Grade, g.Note)
+		if !c.add(line) {
+			return nil
+		}
+		if asJSON {
+			return arr.addRaw(line)
+		}
+		tw.Write([]byte(line))
+		if c.seen%logBlock == 0 {
+			return tw.Flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
+	if asJSON {
+		for _, l := range c.keptLines() {
+			arr.addRaw(l)
+		}
+		arr.end()
+		tally := map[string]any{"true": rep.True, "false": rep.False, "unclear": rep.Unclear,
+			"self_concordance": rep.SelfConcordance, "definition": rep.Definition}
+		if l := c.left(); l > 0 {
+			tally["not_shown"] = l
+		}
+		for _, k := range []string{"true", "false", "unclear", "self_concordance", "definition", "not_shown"} {
+			v, ok := tally[k]
+			if !ok {
+				continue
+			}
+			b, _ := json.Marshal(v)
+			fmt.Fprintf(bw, ",\n  %q: %s", k, b)
+		}
+		bw.WriteString("\n}\n")
+		return bw.Flush()
+	}
+	if c.seen == 0 {
+		bw.Reset(w)
+		fmt.Fprintln(w, "no flags graded yet: sentinel grade SEQ true|false|unclear")
+		return nil
+	}
+	c.kept(tw)
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d true, %d false, %d unclear; self-concordance %s\n(%s)\n",
+	bw.WriteString(c.note("graded flags"))
+	fmt.Fprintf(bw, "\n%d true, %d false, %d unclear; self-concordance %s\n(%s)\n",
 		rep.True, rep.False, rep.Unclear, protoRatio(rep.SelfConcordance, "not measured: nothing graded true or false"), rep.Definition)
+	return bw.Flush()
 }
 
 // protoRatio prints a ratio, or why there is none (never 0 for null).

@@ -74,8 +74,11 @@ type logEntry struct {
 	// false there, under the hash), and select(.attended == false) finds
 	// exactly the unattended decisions.
 	Attended *bool `json:"attended"`
-	// Outcome is derived (sentinel outcomes): approved/unknown, held/breached, ran/not_run.
+	// Outcome is derived, by outcome.Of as sentinel outcomes derives it.
 	Outcome string `json:"outcome,omitempty"`
+	// Of is the decision an outcome or grade entry refers to (its
+	// sequence number): a grade's ref; an outcome's decision by tool_use_id.
+	Of int64 `json:"of,omitempty"`
 }
 
 // entryJSON is e as every --json output prints an entry.
@@ -94,13 +97,33 @@ func entryJSON(e *register.Entry) logEntry {
 // streamLog prints the entries f selects, newest first, one at a time:
 // memory stays flat however many entries -n 0 prints (the JSON array is
 // written element by element; the table is aligned per block of rows).
-func streamLog(w io.Writer, reg *register.Register, f register.Filter, asJSON bool) error {
+// Each outcome and grade row names the decision it refers to (OF); with
+// --json each decision carries its outcome, by outcome.Of with answers.
+func streamLog(w io.Writer, reg *register.Register, f register.Filter, asJSON bool, answers *outcome.Answers) error {
+	of, doneOf, err := reg.DecisionLookup()
+	if err != nil {
+		return err
+	}
+	defer doneOf()
+	refOf := func(e *register.Entry) (int64, error) {
+		switch e.Kind {
+		case register.KindGrade:
+			return e.Ref, nil
+		case register.KindOutcome:
+			return of(e.ToolUseID, e.Seq)
+		}
+		return 0, nil
+	}
 	if !asJSON {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "SEQ\tTIME (UTC)\tKIND\tDECISION\tATTENDED\tTOOL\tRULES\tINPUT")
+		fmt.Fprintln(tw, "SEQ\tTIME (UTC)\tKIND\tDECISION\tOF\tATTENDED\tTOOL\tRULES\tINPUT")
 		n := 0
 		err := reg.QueryEach(f, func(e *register.Entry) error {
-			printLogRow(tw, e)
+			ref, err := refOf(e)
+			if err != nil {
+				return err
+			}
+			printLogRow(tw, e, ref)
 			if n++; n%logBlock == 0 {
 				return tw.Flush()
 			}
@@ -129,7 +152,11 @@ func streamLog(w io.Writer, reg *register.Register, f register.Filter, asJSON bo
 				}
 				didRun = r
 			}
-			le.Outcome, _ = outcome.Classify(e.Decision, e.ToolUseID != "", didRun, outcome.AnswerNone)
+			le.Outcome, _ = outcome.Of(e.Decision, e.ToolUseID, didRun, answers)
+		}
+		var err error
+		if le.Of, err = refOf(e); err != nil {
+			return err
 		}
 		return arr.add(le)
 	})
@@ -166,6 +193,19 @@ func (a *jsonArray) add(v any) error {
 	return err
 }
 
+// addRaw adds an element already marshalled with the array's indent.
+func (a *jsonArray) addRaw(b string) error {
+	if a.n == 0 {
+		a.w.WriteString("[\n")
+	} else {
+		a.w.WriteString(",\n")
+	}
+	a.n++
+	a.w.WriteString(a.indent + "  ")
+	_, err := a.w.WriteString(b)
+	return err
+}
+
 // end closes the array ("[]" when nothing was added).
 func (a *jsonArray) end() {
 	if a.n == 0 {
@@ -178,7 +218,9 @@ func (a *jsonArray) end() {
 // logBlock is how many rows of the table are aligned together.
 const logBlock = 500
 
-func printLogRow(tw io.Writer, e *register.Entry) {
+// printLogRow prints one entry; ref is the decision an outcome or grade
+// entry refers to (0: none, or not found).
+func printLogRow(tw io.Writer, e *register.Entry, ref int64) {
 	{
 		dec := e.Decision
 		if dec == "" {
@@ -198,8 +240,14 @@ func printLogRow(tw io.Writer, e *register.Entry) {
 		if rules == "" {
 			rules = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.Time.UTC().Format("2006-01-02 15:04:05"),
-			e.Kind, dec, att, dashIfEmpty(e.Tool), rules, shortInput(e.Input, 60))
+		refers := "-"
+		if ref > 0 {
+			refers = fmt.Sprintf("#%d", ref)
+		} else if e.Kind == register.KindOutcome || e.Kind == register.KindGrade {
+			refers = "?" // no decision with its tool_use_id (or ref) in the register
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.Time.UTC().Format("2006-01-02 15:04:05"),
+			e.Kind, dec, refers, att, dashIfEmpty(e.Tool), rules, shortInput(e.Input, 60))
 	}
 }
 
@@ -212,16 +260,21 @@ func dashIfEmpty(s string) string {
 
 func newLogCmd() *cobra.Command {
 	var asJSON bool
-	var since, decision, kind, tool string
+	var since, decision, kind, tool, transcripts string
 	var n int
 	cmd := &cobra.Command{
 		Use:   "log [--json] [--since D] [--decision deny|ask|allow] [--kind K] [-n N]",
 		Short: "Show the register, newest first",
 		Long: `log prints the register's entries, newest first: sequence number, time,
-kind (decision, error, outcome, grade), decision, whether a human was
-attended, tool, the rules that fired and a short form of the input.
-With --json each decision also carries its derived outcome (approved or
-unknown, held or breached, ran or not_run; see sentinel outcomes).
+kind (decision, error, outcome, grade), decision (an outcome's or grade's
+label), OF (the decision an outcome or grade entry refers to: #SEQ), whether
+a human was attended, tool, the rules that fired and a short form of the
+input. Entries are not calls: a call that ran has its decision and an
+outcome entry, and a grade is an entry of its own. With --json each
+decision also carries its outcome as sentinel outcomes derives it
+(approved, declined, unanswered or unknown; held or breached; ran or
+not_run; declined needs the transcripts, read from --transcripts) and each
+outcome and grade entry its "of".
 
 The input is shown because this is your own machine's register; it is never
 published (bundles and the census carry commitments and counts only).
@@ -271,7 +324,13 @@ Exit codes: 0 printed (an empty register prints nothing), 3 usage,
 				fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: %d more entries wait in the fallback journal (not shown); the next hook call merges them\n", n)
 			}
 			defer registerProgress(cmd, reg, "reading", asJSON, true)()
-			if err := streamLog(cmd.OutOrStdout(), reg, f, asJSON); err != nil {
+			var answers *outcome.Answers
+			if asJSON {
+				if answers, _, err = readAnswersFor(transcripts); err != nil {
+					return err
+				}
+			}
+			if err := streamLog(cmd.OutOrStdout(), reg, f, asJSON, answers); err != nil {
 				return fail(exitError, "%v", err)
 			}
 			return nil
@@ -283,5 +342,6 @@ Exit codes: 0 printed (an empty register prints nothing), 3 usage,
 	cmd.Flags().StringVar(&kind, "kind", "", "only this kind: decision, error, outcome or grade")
 	cmd.Flags().StringVar(&tool, "tool", "", "only this tool (Bash, Write, mcp__server__tool, ...)")
 	cmd.Flags().IntVarP(&n, "n", "n", 20, "at most N entries (0: all)")
+	cmd.Flags().StringVar(&transcripts, "transcripts", "", "transcript directory for --json's outcomes (default $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)")
 	return cmd
 }

@@ -22,6 +22,7 @@ import (
 func newOutcomesCmd() *cobra.Command {
 	var asJSON, all bool
 	var transcripts string
+	var n int
 	cmd := &cobra.Command{
 		Use:   "outcomes",
 		Short: "Join every decision to what happened: approved, declined, held, breached",
@@ -59,19 +60,17 @@ transcripts could not be read, 5 no register.`,
 				return err
 			}
 			defer r.Close()
-			explicit := transcripts != ""
-			if !explicit {
-				transcripts = transcript.DefaultDir(paths.Home())
+			answers, dir, err := readAnswersFor(transcripts)
+			if err != nil {
+				return err
 			}
-			var answers *outcome.Answers
-			if _, err := os.Stat(transcripts); err == nil || explicit {
-				if answers, _, err = outcome.ReadAnswers([]string{transcripts}); err != nil {
-					return fail(exitError, "%v", err)
-				}
+			c, err := newRowCap(cmd, n, asJSON, true)
+			if err != nil {
+				return err
 			}
 			defer registerProgress(cmd, r, "joining", asJSON, false)()
 			w := cmd.OutOrStdout()
-			brs, err := streamOutcomes(w, r, answers, all, asJSON, transcripts)
+			brs, err := streamOutcomes(w, r, answers, all, asJSON, dir, c)
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
@@ -83,8 +82,28 @@ transcripts could not be read, 5 no register.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	cmd.Flags().BoolVar(&all, "all", false, "list allows too")
+	cmd.Flags().IntVarP(&n, "n", "n", -1, "at most the last N rows (0: all; default all, or 100 on a terminal); the summary counts every decision")
 	cmd.Flags().StringVar(&transcripts, "transcripts", "", "transcript directory (default $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)")
 	return cmd
+}
+
+// readAnswersFor reads what the transcripts in dir (default Claude Code's)
+// say about asks, for outcome.Of. A default directory that does not exist
+// gives nil answers (declined and unanswered are then not measured); a named
+// one that cannot be read is an error.
+func readAnswersFor(dir string) (*outcome.Answers, string, error) {
+	explicit := dir != ""
+	if !explicit {
+		dir = transcript.DefaultDir(paths.Home())
+	}
+	if _, err := os.Stat(dir); err != nil && !explicit {
+		return nil, dir, nil
+	}
+	answers, _, err := outcome.ReadAnswers([]string{dir})
+	if err != nil {
+		return nil, dir, fail(exitError, "%v", err)
+	}
+	return answers, dir, nil
 }
 
 // streamOutcomes joins the register in SQLite (outcome.JoinRegister) and
@@ -93,7 +112,7 @@ transcripts could not be read, 5 no register.`,
 // "outcomes" key first, then the summary, counts and transcripts, which are
 // known only at the end), the table is aligned per block of rows. It
 // returns the breaches, which make the exit code.
-func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers, all, asJSON bool, dir string) ([]outcome.Breach, error) {
+func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers, all, asJSON bool, dir string, c *rowCap) ([]outcome.Breach, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var brs []outcome.Breach
 	var tw *tabwriter.Writer
@@ -109,14 +128,27 @@ func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers,
 		if res.Status == outcome.Breached {
 			brs = append(brs, outcome.Breach{Seq: res.Seq, Time: res.Time, Tool: res.Tool, ToolUseID: res.ToolUseID, Rules: res.Rules, OutcomeSeq: res.OutcomeSeq})
 		}
+		var line string
 		if asJSON {
-			return arr.add(res)
+			b, err := json.MarshalIndent(res, "    ", "  ")
+			if err != nil {
+				return err
+			}
+			line = string(b)
+		} else {
+			st := res.Status
+			if st == outcome.Breached {
+				st = "BREACHED"
+			}
+			line = fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\n", res.Seq, res.Decision, res.Tool, strings.Join(res.Rules, ","), st, res.Reason)
 		}
-		st := res.Status
-		if st == outcome.Breached {
-			st = "BREACHED"
+		if !c.add(line) {
+			return nil
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", res.Seq, res.Decision, res.Tool, strings.Join(res.Rules, ","), st, res.Reason)
+		if asJSON {
+			return arr.addRaw(line)
+		}
+		tw.Write([]byte(line))
 		if n++; n%logBlock == 0 {
 			return tw.Flush()
 		}
@@ -127,25 +159,32 @@ func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers,
 	}
 	cells := sum.Cells()
 	if asJSON {
+		for _, l := range c.keptLines() {
+			arr.addRaw(l)
+		}
 		arr.end()
-		bw.WriteString(",\n")
-		for i, kv := range []struct {
+		kvs := []struct {
 			k string
 			v any
-		}{{"summary", cells}, {"counts", sum}, {"transcripts", dir}} {
+		}{{"summary", cells}, {"counts", sum}, {"transcripts", dir}}
+		if l := c.left(); l > 0 {
+			kvs = append(kvs, struct {
+				k string
+				v any
+			}{"not_shown", l})
+		}
+		for _, kv := range kvs {
 			b, err := json.MarshalIndent(kv.v, "  ", "  ")
 			if err != nil {
 				return nil, err
 			}
-			fmt.Fprintf(bw, "  %q: %s", kv.k, b)
-			if i < 2 {
-				bw.WriteString(",")
-			}
-			bw.WriteString("\n")
+			fmt.Fprintf(bw, ",\n  %q: %s", kv.k, b)
 		}
-		bw.WriteString("}\n")
+		bw.WriteString("\n}\n")
 	} else {
+		c.kept(tw)
 		tw.Flush()
+		bw.WriteString(c.note("decisions"))
 		printOutcomeCells(bw, sum, &cells, dir)
 	}
 	return brs, bw.Flush()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/register"
@@ -104,6 +105,24 @@ func registerError(path string, err error) error {
 	return fail(exitError, "%v", err)
 }
 
+// badFlagValue is pflag's message for a value its type cannot parse:
+// `invalid argument "abc" for "-n, --n" flag: strconv.ParseInt: parsing "abc": invalid syntax`.
+var badFlagValue = regexp.MustCompile(`^invalid argument (".*") for "(?:-\w, )?(--?[\w-]+)" flag: strconv\.Parse(Int|Uint|Float|Bool)\b.*$`)
+
+// plainFlagError says what a flag wants instead of Go's parse error.
+func plainFlagError(msg string) string {
+	m := badFlagValue.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	want := map[string]string{"Int": "a whole number", "Uint": "a whole number, 0 or more", "Float": "a number", "Bool": "true or false"}[m[3]]
+	name := m[2]
+	if strings.HasPrefix(name, "--") && len(name) == 3 {
+		name = name[1:] // -n, not --n
+	}
+	return fmt.Sprintf("%s %s: want %s", name, m[1], want)
+}
+
 // jsonError is what an error looks like under --json.
 type jsonError struct {
 	Error string `json:"error"`
@@ -122,7 +141,7 @@ func report(err error, asJSON, wroteOut bool, stdout, stderr io.Writer) int {
 	var ee *exitErr
 	if !errors.As(err, &ee) {
 		// cobra's own errors: unknown flag or command, wrong arguments.
-		ee = &exitErr{exit: exitUsage, code: "usage", msg: err.Error() + "\nRun 'sentinel --help' for usage."}
+		ee = &exitErr{exit: exitUsage, code: "usage", msg: plainFlagError(err.Error()) + "\nRun 'sentinel --help' for usage."}
 	}
 	if ee.msg == "" {
 		return ee.exit

@@ -169,7 +169,7 @@ func eachUngraded(r *register.Register, fn func(*ungradedFlag) error) error {
 
 // printUngraded streams the ungraded flags: the table aligned per block of
 // rows, or the JSON list element by element with its count after it.
-func printUngraded(w io.Writer, r *register.Register, asJSON bool) error {
+func printUngraded(w io.Writer, r *register.Register, asJSON bool, c *rowCap) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	n := 0
 	var tw *tabwriter.Writer
@@ -179,6 +179,9 @@ func printUngraded(w io.Writer, r *register.Register, asJSON bool) error {
 	}
 	err := eachUngraded(r, func(f *ungradedFlag) error {
 		n++
+		if !c.add("") {
+			return nil
+		}
 		if asJSON {
 			return arr.add(f)
 		}
@@ -199,11 +202,16 @@ func printUngraded(w io.Writer, r *register.Register, asJSON bool) error {
 	switch {
 	case asJSON:
 		arr.end()
-		fmt.Fprintf(bw, ",\n  \"count\": %d\n}\n", n)
+		fmt.Fprintf(bw, ",\n  \"count\": %d", n)
+		if l := c.left(); l > 0 {
+			fmt.Fprintf(bw, ",\n  \"not_shown\": %d", l)
+		}
+		bw.WriteString("\n}\n")
 	case n == 0:
 		fmt.Fprintln(bw, "every flag is graded")
 	default:
 		tw.Flush()
+		bw.WriteString(c.note("ungraded flags"))
 		fmt.Fprintf(bw, "\n%d ungraded: sentinel grade (the walk), or sentinel grade --from FILE\n", n)
 	}
 	return bw.Flush()

@@ -54,7 +54,7 @@ func TestGradesByIndexSameAsStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := collectGrades(r)
+	got, err := collectGrades(r, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestGradesByIndexSameAsStream(t *testing.T) {
 	// grades --ungraded --json streamed: the same JSON value as the whole
 	// list marshalled at once; the table lists every one and counts them.
 	var out, whole bytes.Buffer
-	if err := printUngraded(&out, r, true); err != nil {
+	if err := printUngraded(&out, r, true, &rowCap{}); err != nil {
 		t.Fatal(err)
 	}
 	protoJSON(&whole, map[string]any{"ungraded": wu, "count": len(wu)})
@@ -95,7 +95,7 @@ func TestGradesByIndexSameAsStream(t *testing.T) {
 		t.Error("grades --ungraded --json differs from the whole list")
 	}
 	out.Reset()
-	if err := printUngraded(&out, r, false); err != nil {
+	if err := printUngraded(&out, r, false, &rowCap{}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

@@ -42,7 +42,7 @@ func TestStreamOutcomesJSON(t *testing.T) {
 		}
 		for _, all := range []bool{false, true} {
 			var got bytes.Buffer
-			brs, err := streamOutcomes(&got, r, nil, all, true, "/nowhere")
+			brs, err := streamOutcomes(&got, r, nil, all, true, "/nowhere", &rowCap{})
 			if err != nil {
 				t.Fatal(err)
 			}
