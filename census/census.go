@@ -11,12 +11,10 @@
 package census
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -70,8 +68,11 @@ type Options struct {
 	Open *register.Register
 	// RuleClass maps a sentinel rule id to its class (judge.ClassOf).
 	RuleClass func(ruleID string) string
-	// CI is a JSON Lines file of CI gate runs (see ReadCI); "" when none.
+	// CI is a file of CI gate runs (see ReadCI); "" when none.
 	CI string
+	// Witness are files or directories of the schedulers' run records
+	// (see ReadWitness); nil when none.
+	Witness []string
 	// Now stamps generated_at; nil is time.Now.
 	Now func() time.Time
 	// Generator names the program, e.g. "sentinel 0.1.0".
@@ -93,6 +94,16 @@ func Run(o Options) (*Report, error) {
 	}
 	r := newReport(now().UTC(), &o)
 	t := newTally(&o)
+	if len(o.Witness) > 0 {
+		w, err := ReadWitness(o.Witness)
+		if err != nil {
+			return nil, err
+		}
+		t.wit = w
+		if o.Register != nil {
+			t.witJoin = newWitnessJoined()
+		}
+	}
 	if len(o.TranscriptDirs) > 0 {
 		src, err := transcript.Read(o.TranscriptDirs, transcript.Options{Since: o.Since, Until: o.Until}, t.handler())
 		if err != nil {
@@ -126,8 +137,12 @@ func Run(o Options) (*Report, error) {
 		r.Sources.CI = "present"
 	}
 	t.fill(r)
+	if t.wit != nil {
+		r.Witness = t.wit.Counts(t.witJoin)
+	}
 	finish(r, &o)
 	r.NotMeasured = append(r.NotMeasured, t.outcomeNM...)
+	r.NotMeasured = append(r.NotMeasured, witnessNotMeasured(r)...)
 	return r, nil
 }
 
@@ -182,55 +197,6 @@ func i64(v int64) *int64 { return &v }
 
 func timeIn(t, since, until time.Time) bool {
 	return (since.IsZero() || !t.Before(since)) && (until.IsZero() || t.Before(until))
-}
-
-// CIRun is one line of the --ci file (JSON Lines):
-//
-//	{"time":"2026-11-30T10:00:00Z","gate":"lint","result":"fail"}
-//
-// result is "pass" or "fail". The gate name is read but never written out.
-type CIRun struct {
-	Time   time.Time `json:"time"`
-	Gate   string    `json:"gate"`
-	Result string    `json:"result"`
-}
-
-// ReadCI counts the CI gate runs in the window from a JSON Lines file.
-// A line that does not follow the format is an error: the operator wrote
-// this file and should hear about it.
-func ReadCI(path string, since, until time.Time) (*CIStops, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading the CI file: %w", err)
-	}
-	defer f.Close()
-	ci := &CIStops{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		var run CIRun
-		if err := json.Unmarshal([]byte(line), &run); err != nil || run.Time.IsZero() {
-			return nil, fmt.Errorf("%s line %d: want {\"time\": RFC3339, \"gate\": NAME, \"result\": \"pass\"|\"fail\"}", path, n)
-		}
-		if run.Result != "pass" && run.Result != "fail" {
-			return nil, fmt.Errorf("%s line %d: result must be \"pass\" or \"fail\"", path, n)
-		}
-		if !timeIn(run.Time, since, until) {
-			continue
-		}
-		ci.Runs++
-		if run.Result == "fail" {
-			ci.Failed++
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading the CI file: %w", err)
-	}
-	return ci, nil
 }
 
 // WriteJSON writes the report as indented JSON.

@@ -220,7 +220,7 @@ func TestCIFile(t *testing.T) {
 {"time":"2026-10-01T11:00:00Z","gate":"test","result":"fail"}
 `), 0o644)
 	r, _ := run(t, Options{TranscriptDirs: []string{formsDir}, CI: ci, Since: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
-	if r.Stops.CI == nil || *r.Stops.CI != (CIStops{Runs: 2, Failed: 1}) || r.Sources.CI != "present" {
+	if r.Stops.CI == nil || *r.Stops.CI != (CIStops{Runs: 2, Failed: 1, Format: CIFormJSONL}) || r.Sources.CI != "present" {
 		t.Errorf("ci = %+v", r.Stops.CI)
 	}
 	if v(r.Stops.Total) != 30 {

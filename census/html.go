@@ -279,6 +279,7 @@ Read from {{.R.Sources.TranscriptFiles}} transcript files ({{.R.Sources.Subagent
 <tr>{{with .R.Outcomes.Asks}}<td class="n">{{cell .Total}}</td><td class="n">{{cell .Presented}}</td><td class="n">{{cell .Approved}}</td><td class="n">{{cell .Declined}}</td><td class="n">{{cell .Unanswered}}</td><td class="n">{{cell .Unknown}}</td>{{end}}{{with .R.Outcomes.Denies}}<td class="n">{{cell .Held}}</td><td class="n">{{cell .Breached}}</td>{{end}}</tr></table>
 <p class="note">{{.R.Outcomes.Note}} Not measured: oversight in conversation, which leaves no record.</p>
 
+{{template "witness" .R}}
 <h2>How to verify</h2>
 <ul>
 <li>Operator key fingerprint: {{with .R.Verify.KeyFingerprint}}<code>{{.}}</code>{{else}}<span class="null">— not given</span>{{end}}</li>

@@ -25,6 +25,7 @@ type Report struct {
 	HumanAtPrompt   HumanAtPrompt     `json:"human_at_prompt"`
 	Register        *RegisterCounts   `json:"register"`
 	Outcomes        Outcomes          `json:"outcomes"`
+	Witness         *WitnessCounts    `json:"witness"` // null without --witness (witness.go)
 	Series          *Series           `json:"series"`
 	Rates           map[string]Rate   `json:"rates"`
 	NotMeasured     []NotMeasured     `json:"not_measured"`
@@ -145,6 +146,13 @@ type SentinelStops struct {
 type CIStops struct {
 	Runs   int64 `json:"runs"`
 	Failed int64 `json:"failed"`
+	// InProgress and NoVerdict are GitHub runs in the window that gave no
+	// verdict: still running (empty conclusion), or cancelled, skipped,
+	// neutral, stale, waiting. Neither is in runs. Format names the forms
+	// read: "jsonl", "github" or "github+jsonl".
+	InProgress int64  `json:"in_progress"`
+	NoVerdict  int64  `json:"no_verdict"`
+	Format     string `json:"format"`
 }
 
 // NullCell is a cell that is not measured, with the reason.

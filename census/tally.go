@@ -66,6 +66,8 @@ type tally struct {
 	ruleStops []ruleStop
 	outcomeNM []NotMeasured
 	hasReg    bool
+	wit       *Witness       // the schedulers' record (witness.go); nil without --witness
+	witJoin   *WitnessJoined // where the unattended flags fall against it
 }
 
 type ruleStop struct {
@@ -262,6 +264,9 @@ func (t *tally) countRegister() (*RegisterCounts, error) {
 			b.flags++
 		}
 		att.add(e.Attended)
+		if t.witJoin != nil {
+			t.wit.join(t.witJoin, &e)
+		}
 		for _, c := range ruleClasses(e.Rules, o.RuleClass) {
 			cf := rc.ByClass[c]
 			if cf == nil {

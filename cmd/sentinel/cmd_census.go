@@ -38,6 +38,7 @@ func newCensusCmd() *cobra.Command {
 		asJSON, showSchema   bool
 		rekorURL, keyFlag    string
 		title                string
+		witness              []string
 	)
 	cmd := &cobra.Command{
 		Use:   "census",
@@ -62,7 +63,20 @@ own timestamp.
 
 --ci FILE is JSON Lines, one gate run per line:
   {"time":"2026-11-05T10:00:00Z","gate":"lint","result":"fail"}
-(result pass or fail; gate names are read but never written).
+(result pass or fail), or GitHub's record as gh prints it:
+  gh run list --json conclusion,createdAt,workflowName,event > ci.json
+(or gh run view --json objects); success passes, failure, timed_out and
+startup_failure fail, runs in progress or without a verdict are counted
+apart. Gate and workflow names are read but never written.
+
+--witness FILE|DIR (repeatable) reads the schedulers' own record of when
+routines ran: systemd's journal (journalctl [--user] -u UNIT -o json),
+syslog with cron's CMD/END lines, GitHub Actions (gh run list --json
+createdAt,startedAt,updatedAt,status,conclusion), or JSON Lines
+{"start":RFC3339,"end":RFC3339,"session_id":ID}. Each unattended ask and
+deny is placed inside a recorded run, outside any (listed by register seq),
+or unchecked; only the kinds and counts are written. It proves a run was
+live, not that its work was what the register says (docs/census.md).
 
 --seal signs a statement naming the sha256 of the stops.json just written
 (kind census) with the operator key and uploads it to Rekor (--rekor-url,
@@ -90,6 +104,8 @@ key for --seal.`,
   sentinel census --seal
   sentinel census --seal --rekor-url http://127.0.0.1:3000
   sentinel census --title "Team agents, November" --since 2026-11-01 --until 2026-12-01 --html stops.html
+  journalctl --user -u routine.service -o json > journal.json
+  sentinel census --witness journal.json --witness /var/log/syslog --witness runs.json
   sentinel census --schema > stops.schema.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -112,6 +128,7 @@ key for --seal.`,
 				return fail(exitUsage, "--seal needs a file: --out - cannot be sealed")
 			}
 			o.Title = title
+			o.Witness = witness
 			o.TranscriptDirs = transcripts
 			if len(o.TranscriptDirs) == 0 {
 				def := transcript.DefaultDir(paths.Home())
@@ -204,7 +221,8 @@ key for --seal.`,
 	f.StringVar(&until, "until", "", "count records before this date or RFC 3339 time")
 	f.StringVarP(&out, "out", "o", "stops.json", "where to write stops.json ('-': stdout)")
 	f.StringVar(&page, "html", "", "also write the self-contained HTML page here")
-	f.StringVar(&ci, "ci", "", "JSON Lines file of CI gate runs (see above); without it CI is null")
+	f.StringVar(&ci, "ci", "", "CI gate runs: our JSON Lines or gh run list/view --json output (see above); without it CI is null")
+	f.StringArrayVar(&witness, "witness", nil, "the schedulers' run records, a file or directory: journalctl -o json, syslog with cron lines, gh run list/view --json, or JSON Lines {start,end,session_id}; repeatable")
 	f.StringVar(&regAt, "register", "", "register database (default the operator's)")
 	f.BoolVar(&noRegister, "no-register", false, "do not read a register (its cells are null)")
 	f.BoolVar(&doSeal, "seal", false, "seal the sha256 of the written stops.json in Rekor with the operator key")
@@ -303,6 +321,7 @@ func printCensus(w io.Writer, r *census.Report, out, page, sum string) {
 	for _, n := range r.NotMeasured {
 		nm = append(nm, n.Key)
 	}
+	printWitness(w, r.Witness)
 	fmt.Fprintf(w, "\nnot measured: %s\nwrote %s (sha256 %s)\n", strings.Join(nm, ", "), out, sum)
 	if page != "" {
 		fmt.Fprintf(w, "wrote %s\n", page)
@@ -330,4 +349,33 @@ func sealCensus(cmd *cobra.Command, w io.Writer, regPath, out, sum, rekorURL, ke
 	}
 	printArtifactSeal(w, out, sum, rec) // cmd_protocol.go
 	return nil
+}
+
+// printWitness says where the unattended flags fall against the
+// schedulers' record; the seqs outside any run are named, never dropped.
+func printWitness(w io.Writer, c *census.WitnessCounts) {
+	if c == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nwitness (%s): %d runs", strings.Join(c.Kinds, ", "), c.Runs)
+	j := c.Unattended
+	if j == nil {
+		fmt.Fprintln(w, "; no register to place")
+		return
+	}
+	fmt.Fprintln(w)
+	for _, x := range []struct {
+		name string
+		p    census.WitnessPlace
+	}{{"unattended denies", j.Deny}, {"unattended asks", j.Ask}} {
+		fmt.Fprintf(w, "  %s: %d inside a recorded run, %d outside any, %d unchecked", x.name, x.p.Inside, x.p.Outside, x.p.Unchecked)
+		if len(x.p.OutsideSeqs) > 0 {
+			seqs := make([]string, len(x.p.OutsideSeqs))
+			for i, s := range x.p.OutsideSeqs {
+				seqs[i] = fmt.Sprint(s)
+			}
+			fmt.Fprintf(w, " (outside: seq %s)", strings.Join(seqs, ", "))
+		}
+		fmt.Fprintln(w)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/bundle"
+	"github.com/sentinel-guard/sentinel/census"
 	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
@@ -102,6 +103,7 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 
 	var at, stopsPath, bundlePath, rekorKeyPath, operatorKeyPath string
 	var cJSON bool
+	var witnessPaths []string
 	check := &cobra.Command{
 		Use:   "check FILE",
 		Short: "Read each prediction as of its reading date: held, missed, not_measurable",
@@ -212,6 +214,9 @@ bundle or stops.json could not be read.`,
 				CatalogHash: f.CatalogHash, RunningCatalogHash: judge.CatalogHash()}
 			out.CatalogMatches = out.CatalogVersion == out.RunningCatalogVersion && out.CatalogHash == out.RunningCatalogHash
 			out.Seal = sealStatus
+			if out.Witness, err = protocolWitness(witnessPaths, each, atT); err != nil {
+				return err
+			}
 			w := cmd.OutOrStdout()
 			if cJSON {
 				if err := protoJSON(w, out); err != nil {
@@ -219,6 +224,7 @@ bundle or stops.json could not be read.`,
 				}
 			} else {
 				printCheck(w, &out)
+				printWitness(w, out.Witness)
 			}
 			if rep.Missed > 0 || rep.NotPreregistered > 0 {
 				return exitCode(exitFailure)
@@ -233,6 +239,7 @@ bundle or stops.json could not be read.`,
 	check.Flags().StringVar(&stopsPath, "stops", "", "the census stops.json, for harness stops and the human cell")
 	check.Flags().StringVar(&bundlePath, "bundle", "", "read an exported bundle instead of the local register (anyone can check)")
 	check.Flags().BoolVar(&cJSON, "json", false, "print as JSON")
+	check.Flags().StringArrayVar(&witnessPaths, "witness", nil, "the schedulers' run records, as census --witness reads them: where the unattended asks and denies fall")
 	proto.AddCommand(check, newProtocolKeepCmd())
 	return proto
 }
@@ -317,6 +324,7 @@ type checkOutput struct {
 	CatalogMatches        bool   `json:"catalog_matches"`
 	Seal                  string `json:"seal"`
 	*protocol.CheckReport
+	Witness *census.WitnessCounts `json:"witness,omitempty"` // --witness (witness.go)
 }
 
 func fileSHA256(path string) (string, error) {
