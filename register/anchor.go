@@ -121,6 +121,16 @@ func vanished(path, what string, a *Anchor) error {
 	return &Error{Path: path, Class: ErrVanished, Detail: what + had + vanishedFix}
 }
 
+// unreadableAnchor is the error for an anchor that could not be read: out
+// of descriptors says so (the register is intact as far as is known, and a
+// reset would retire it); anything else is ErrVanished.
+func unreadableAnchor(path string, err error, more string) error {
+	if IsDescriptors(err) {
+		return descriptors(path, err)
+	}
+	return vanished(path, "the register's anchor cannot be read ("+err.Error()+")"+more, nil)
+}
+
 // checkAnchor compares the register, as seen in q (inside the append's
 // transaction, or verify's read transaction), with the anchor a.
 func (r *Register) checkAnchor(q querier, a *Anchor, id string, head int64) error {
@@ -148,7 +158,7 @@ func (r *Register) checkAnchor(q querier, a *Anchor, id string, head int64) erro
 // transaction began; aerr its read error).
 func (r *Register) compareAnchor(q querier, a *Anchor, aerr error) error {
 	if aerr != nil {
-		return vanished(r.path, "the register's anchor cannot be read ("+aerr.Error()+")", nil)
+		return unreadableAnchor(r.path, aerr, "")
 	}
 	var id string
 	if err := q.QueryRow(`SELECT value FROM meta WHERE key = 'register_id'`).Scan(&id); err != nil {
@@ -166,7 +176,7 @@ func (r *Register) compareAnchor(q querier, a *Anchor, aerr error) error {
 func anchorForMissing(path string, size int64, exists bool) error {
 	a, err := ReadAnchor(filepath.Dir(path))
 	if err != nil {
-		return vanished(path, "the register's anchor cannot be read ("+err.Error()+") and the register file is missing or empty", nil)
+		return unreadableAnchor(path, err, " and the register file is missing or empty")
 	}
 	if a == nil {
 		return nil

@@ -111,7 +111,7 @@ func (r *Register) inTx(fn func(*sql.Tx, *chainHead) error) (err error) {
 	}
 	a, err := ReadAnchor(r.Dir())
 	if err != nil {
-		return vanished(r.path, "the register's anchor cannot be read ("+err.Error()+")", nil)
+		return unreadableAnchor(r.path, err, "")
 	}
 	if err := r.checkAnchor(tx, a, id, head.seq); err != nil {
 		return r.wrap(err)

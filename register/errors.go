@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -28,6 +29,10 @@ var (
 	// ErrRefused: a file beside the register (the fallback journal, its
 	// lock) is not a plain regular file (a FIFO, a symlink, a device).
 	ErrRefused = errors.New("refused file")
+	// ErrDescriptors: the process ran out of file descriptors
+	// (RLIMIT_NOFILE, or the system's table): nothing is wrong with the
+	// register, and nothing must be reset.
+	ErrDescriptors = errors.New("out of file descriptors")
 )
 
 // Error is a register failure: which file, what class, and the detail.
@@ -60,6 +65,9 @@ func classify(path string, busy time.Duration, err error) error {
 	e := &Error{Path: path, Cause: err, Detail: err.Error()}
 	var se sqlite3.Error
 	if errors.As(err, &se) {
+		if se.SystemErrno == syscall.EMFILE || se.SystemErrno == syscall.ENFILE {
+			return descriptors(path, se.SystemErrno)
+		}
 		switch se.Code {
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			e.Class = ErrLocked
@@ -98,6 +106,8 @@ func classify(path string, busy time.Duration, err error) error {
 // errnoClass maps an OS error (from our own file handling) to a class.
 func errnoClass(path string, err error) *Error {
 	switch {
+	case errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENFILE):
+		return descriptors(path, err)
 	case errors.Is(err, syscall.EROFS):
 		return &Error{Path: path, Class: ErrReadOnly, Detail: "read-only file system", Cause: err}
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
@@ -151,4 +161,23 @@ func probeDir(path string) *Error {
 		return &Error{Path: path, Class: ErrReadOnly, Detail: "the register file is not writable" + mode + ": " + err.Error(), Cause: err}
 	}
 	return nil
+}
+
+// descriptors is the ErrDescriptors error: it names the limit, so that the
+// operator raises it rather than resetting an intact register.
+func descriptors(path string, cause error) *Error {
+	limit := "unknown"
+	var rl syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl) == nil {
+		limit = strconv.FormatUint(rl.Cur, 10)
+	}
+	return &Error{Path: path, Class: ErrDescriptors, Cause: cause,
+		Detail: "out of file descriptors (" + cause.Error() + "; this process's limit, ulimit -n, is " + limit +
+			"): the register itself is not known to be damaged; raise the limit (ulimit -n 1024) and do not reset it"}
+}
+
+// IsDescriptors reports an error that is the process running out of file
+// descriptors, whether or not it came through classify.
+func IsDescriptors(err error) bool {
+	return errors.Is(err, ErrDescriptors) || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE)
 }

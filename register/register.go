@@ -62,6 +62,9 @@ func OpenWith(path string, o Options) (*Register, error) {
 		busy = DefaultBusyTimeout
 	}
 	r := &Register{path: path, busy: busy}
+	if err := checkFiles(path); err != nil {
+		return nil, err
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, r.wrap(err)
@@ -110,6 +113,9 @@ func OpenReadOnly(path string) (*Register, error) {
 		return nil, err
 	}
 	r := &Register{path: path, busy: DefaultBusyTimeout, readOnly: true}
+	if err := checkFiles(path); err != nil {
+		return nil, err
+	}
 	fi, err := os.Stat(path)
 	if err != nil || fi.Size() == 0 {
 		if err := anchorForMissing(path, sizeOf(fi), err == nil); err != nil {
@@ -149,6 +155,46 @@ func OpenReadOnly(path string) (*Register, error) {
 		return nil, r.wrap(err)
 	}
 	return r, nil
+}
+
+// checkFiles refuses a register whose database, write-ahead log or
+// shared-memory file is there but is not a regular file: SQLite would block
+// reading a FIFO, log into /dev/zero through a symlink (losing the newest
+// entries), or fail on a directory only after the hook had decided. A
+// symlinked database is followed (SQLite follows it too, and keeps its
+// -wal and -shm beside the target); -wal and -shm are never symlinks
+// (SQLite refuses them). Missing files are SQLite's to create. What is
+// found is named, so the operator is not sent to reset an intact register.
+// A swap between this check and SQLite's open is not caught here; the
+// anchor catches the entries it loses.
+func checkFiles(path string) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if t, err := filepath.EvalSymlinks(path); err == nil {
+			path = t
+		}
+	}
+	for i, name := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Lstat(name)
+		if err != nil {
+			if IsDescriptors(err) {
+				return descriptors(name, err)
+			}
+			continue
+		}
+		if fi.Mode().IsRegular() {
+			continue
+		}
+		what := modeName(fi.Mode())
+		if fi.Mode()&os.ModeSymlink != 0 {
+			what = "a symlink (" + linkTarget(name) + ")"
+		}
+		fix := "move it aside (mv " + name + " " + name + ".refused); if it replaced the register's own file, the entries in it are lost and the next append says so"
+		if i == 0 {
+			fix = "move it aside; the register that was there is gone (sentinel register reset --accept-loss starts a new one)"
+		}
+		return &Error{Path: path, Class: ErrRefused, Detail: "refused: " + filepath.Base(name) + " is " + what + ", not a regular file: " + fix}
+	}
+	return nil
 }
 
 func sizeOf(fi os.FileInfo) int64 {

@@ -27,7 +27,7 @@ func Continuity(path string) error {
 func (r *Register) continuity() error {
 	a, aerr := ReadAnchor(r.Dir())
 	if aerr != nil {
-		return vanished(r.path, "the register's anchor cannot be read ("+aerr.Error()+")", nil)
+		return unreadableAnchor(r.path, aerr, "")
 	}
 	conn, err := r.db.Conn(bg)
 	if err != nil {

@@ -32,11 +32,13 @@ func (r *Result) Record(env *Environ, deadline time.Time, stderr io.Writer) {
 		return
 	}
 	fmt.Fprintf(stderr, "sentinel-hook: register: %v\n", err)
-	if errors.Is(err, register.ErrVanished) {
+	if errors.Is(err, register.ErrVanished) || errors.Is(err, register.ErrRefused) {
 		// The register this machine had is gone, emptied or rolled back:
 		// no call is allowed until the operator resets it (`sentinel
-		// register reset --accept-loss`). The decision is still journaled,
-		// and merged into the new register.
+		// register reset --accept-loss`). Or one of its files was replaced
+		// by a FIFO, a device, a directory or a symlink (a -wal linked to
+		// /dev/zero swallows the entries): an attack on the record, not a
+		// full disk. The decision is still journaled, and merged later.
 		r.fail("%v", err)
 		r.applyError()
 		r.Entry.Decision = r.Verdict.String()

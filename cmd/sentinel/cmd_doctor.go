@@ -232,7 +232,7 @@ func checkRegister(rep *doctorReport) {
 	reg, err := register.Open(path)
 	if err != nil {
 		rep.add("register", doctorFail, fmt.Sprintf("cannot open the register for appending: %v; decisions go to the fallback journal or become ask/deny", err),
-			"check the file's permissions and free disk space")
+			registerFix(err))
 		return
 	}
 	defer reg.Close()

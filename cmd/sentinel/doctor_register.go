@@ -37,7 +37,7 @@ func checkRegisterIntegrity(rep *doctorReport) {
 			"see what happened (sentinel register status), keep the files as evidence, then: sentinel register reset --accept-loss")
 		return
 	case err != nil:
-		rep.add("register anchor", doctorFail, err.Error(), "check the register's files and permissions")
+		rep.add("register anchor", doctorFail, err.Error(), registerFix(err))
 		return
 	}
 	if a, _ := register.ReadAnchor(dir); a != nil {
@@ -55,6 +55,20 @@ func checkRegisterIntegrity(rep *doctorReport) {
 		return
 	}
 	rep.add("register write", doctorOK, "a real write beside the register and a commit in it succeeded (no entry written)", "")
+}
+
+// registerFix is what to do about a register that cannot be opened: a
+// refused file is evidence, running out of descriptors is not damage.
+func registerFix(err error) string {
+	switch {
+	case errors.Is(err, register.ErrRefused):
+		return "keep the file as evidence (move it aside); the next append says which entries it cost"
+	case errors.Is(err, register.ErrDescriptors):
+		return "raise the limit of open files (ulimit -n 1024) and run doctor again; do not reset the register"
+	case errors.Is(err, register.ErrVanished):
+		return "see what happened (sentinel register status), keep the files as evidence, then: sentinel register reset --accept-loss"
+	}
+	return "check the register's files and permissions, and free disk space"
 }
 
 // checkJournalFiles names a fallback journal that is not a regular file

@@ -39,7 +39,9 @@ var errorCodes = []errorCode{
 	{"usage", exitUsage, "bad flags or arguments"},
 	{"unknown_command", exitUsage, "no such command or subcommand"},
 	{"not_a_flag", exitUsage, "the entry named is not a deny or ask (grade, protocol keep)"},
+	{"register_refused", exitFailure, "a register file (register.db, -wal, -shm) is a FIFO, device, directory or symlink: the record does not hold"},
 	{"error", exitError, "could not do the work: I/O, a bad file, an unreachable service"},
+	{"descriptors", exitError, "the process ran out of file descriptors (ulimit -n): the register is not known to be damaged, do not reset it"},
 	{"no_register", exitMissing, "there is no register yet (no tool call recorded): every command that reads it"},
 	{"no_key", exitMissing, "there is no signing key or operator public key (run sentinel keygen, or pass the key)"},
 	{"no_entry", exitMissing, "the register has no entry with that sequence number"},
@@ -101,6 +103,12 @@ func registerError(path string, err error) error {
 		// The register this machine had is gone or empty: that is a finding
 		// (the register does not hold), not an I/O failure.
 		return fail(exitFailure, "%v", err)
+	}
+	if errors.Is(err, register.ErrRefused) {
+		return failCode("register_refused", "%v", err)
+	}
+	if errors.Is(err, register.ErrDescriptors) {
+		return failCode("descriptors", "%v", err)
 	}
 	return fail(exitError, "%v", err)
 }
