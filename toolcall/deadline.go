@@ -34,6 +34,7 @@ type Deadline struct {
 	known   bool            // attendance is known (the payload was read)
 	unatt   bool            // and nobody is there
 	pending *register.Entry // what is known of the call so far
+	call    *judge.Call     // the parsed call, until Known: its input is canonicalised only if the deadline fires
 	silent  bool            // post mode: no answer to write
 	verdict judge.Verdict   // the judge's verdict, once known
 	hit     judge.Hit       // and what explains it
@@ -71,6 +72,19 @@ func (d *Deadline) Phase(what string) {
 	d.mu.Unlock()
 }
 
+// Parsed records which call this is as soon as the payload is decoded, so
+// that a deadline during judging still journals its session, tool_use_id,
+// tool and input (8 of 8 such records had none).
+func (d *Deadline) Parsed(c judge.Call) {
+	e := register.Entry{Kind: register.KindDecision, SessionID: c.SessionID, ToolUseID: c.ToolUseID, Cwd: c.Cwd,
+		Tool: c.ToolName, PermissionMode: c.PermissionMode, Version: version.Version, Rules: []string{}}
+	d.mu.Lock()
+	if d.pending == nil {
+		d.pending, d.call = &e, &c
+	}
+	d.mu.Unlock()
+}
+
 // Known records the call's judgement so far: its attendance, its entry,
 // and its verdict, which the deadline's answer never goes below (a deny
 // the judge made stays a deny when the register is what is late).
@@ -78,7 +92,7 @@ func (d *Deadline) Known(r *Result) {
 	e := r.Entry
 	d.mu.Lock()
 	d.known, d.unatt = true, d.unatt || r.Unattended
-	d.pending, d.verdict, d.hit = &e, r.Verdict, r.Hit
+	d.pending, d.call, d.verdict, d.hit = &e, nil, r.Verdict, r.Hit
 	d.mu.Unlock()
 }
 
@@ -94,6 +108,7 @@ func (d *Deadline) fire() {
 	if d.pending != nil {
 		e = *d.pending
 	}
+	call := d.call
 	d.mu.Unlock()
 	v := max(ErrorVerdict(unatt), knownV)
 	why := fmt.Sprintf("the guard did not finish within its %s budget (it was %s)", d.budget, phase)
@@ -123,7 +138,16 @@ func (d *Deadline) fire() {
 	e.Reason = "deadline: " + why
 	e.Seq, e.Hash, e.PrevHash = 0, "", ""
 	journaled := make(chan error, 1)
-	go func() { journaled <- d.journal(&e) }()
+	go func() {
+		if call != nil && e.Input == nil {
+			// Judging never finished: the input as the entry would have
+			// held it, computed here (bounded by ExtraMoment with the rest).
+			if in, err := judge.Canonical(call.ToolName, call.ToolInput); err == nil {
+				e.Input = in
+			}
+		}
+		journaled <- d.journal(&e)
+	}()
 	select {
 	case err := <-journaled:
 		if err != nil {

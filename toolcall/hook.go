@@ -45,6 +45,7 @@ func Pre(start time.Time, stdin io.Reader, stdout, stderr io.Writer, getenv func
 	var cfg *judge.Config
 	var cfgErr error
 	if err == nil {
+		d.Parsed(p.Call)
 		d.Phase("reading the configuration")
 		cfg, cfgErr = env.LoadConfig(p.Cwd)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -204,5 +205,42 @@ func TestDeadline(t *testing.T) {
 	}
 	if o.HookSpecificOutput.PermissionDecision != "deny" || !strings.Contains(o.HookSpecificOutput.PermissionDecisionReason, "budget") {
 		t.Errorf("deadline answer %+v (attendance unknown: want deny)", o)
+	}
+}
+
+// A deadline that fires after the payload was decoded but before judging
+// finished journals which call it was: session, tool_use_id, tool, cwd and
+// the canonical input (issue 21: 8 of 8 such records had none).
+func TestDeadlineDuringJudging(t *testing.T) {
+	dir := t.TempDir()
+	env := NewEnviron(func(k string) string {
+		return map[string]string{"SENTINEL_HOOK_BUDGET": "50ms", "SENTINEL_HOME": dir}[k]
+	})
+	var out, errb bytes.Buffer
+	exited := make(chan int, 1)
+	d := Arm(time.Now(), env, &out, &errb, func(c int) { exited <- c })
+	d.Parsed(judge.Call{SessionID: "sess-1", ToolUseID: "toolu_judging", Cwd: "/home/u/proj", ToolName: "Bash",
+		PermissionMode: "default", ToolInput: json.RawMessage(`{"command":"git reset --hard","description":"x"}`)})
+	d.Phase("judging") // and judging never returns
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no exit within 5 s")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, register.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line struct{ Entry register.Entry }
+	if err := json.Unmarshal(bytes.TrimSpace(b), &line); err != nil {
+		t.Fatalf("journal %q: %v", b, err)
+	}
+	e := line.Entry
+	if e.SessionID != "sess-1" || e.ToolUseID != "toolu_judging" || e.Tool != "Bash" || e.Cwd != "/home/u/proj" ||
+		string(e.Input) != `{"command":"git reset --hard"}` || e.Kind != register.KindError || e.Decision != "deny" {
+		t.Errorf("deadline record %+v (input %s)", e, e.Input)
+	}
+	if !strings.Contains(e.Reason, "it was judging") {
+		t.Errorf("reason %q", e.Reason)
 	}
 }
