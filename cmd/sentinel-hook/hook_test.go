@@ -33,6 +33,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if n := os.Getenv(nofileEnv); n != "" {
+		execWithNOFILE(n) // a child of TestDescriptorLimits (fd_test.go): never returns
+	}
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)

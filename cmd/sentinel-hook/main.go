@@ -23,6 +23,12 @@ import (
 )
 
 func main() {
+	if free := toolcall.FreeFDs(toolcall.PollerFDs); free < toolcall.PollerFDs {
+		// Too few descriptors for the Go runtime's poller: answered without
+		// opening anything (never exit 2, which would allow the call).
+		toolcall.Scarce(free, len(os.Args) > 1 && os.Args[1] == "post", os.Getenv, os.Exit)
+		os.Exit(0)
+	}
 	if len(os.Args) > 1 && os.Args[1] == "post" {
 		toolcall.Post(started.At, os.Stdin, os.Stderr, os.Getenv, os.Exit)
 		os.Exit(0)
