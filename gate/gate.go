@@ -15,10 +15,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/sentinel-guard/sentinel/internal/safefile"
 	"github.com/sentinel-guard/sentinel/judge"
+	"github.com/sentinel-guard/sentinel/register"
 )
 
 // File is the gate state's name in the state directory; MustKeepFile the
@@ -95,6 +97,25 @@ func Save(stateDir string, s *State) error {
 	return os.Rename(tmp.Name(), filepath.Join(stateDir, File))
 }
 
+// Reason is the register entry's text of the state: all of it but the
+// entry's own number, hash and time, so that the hook and doctor can tell
+// a cache edited in place from the entry it names.
+func (s *State) Reason() string {
+	return fmt.Sprintf("must-keep gate %s: config %s, must-keep sha256 %s, held %s, keep rules %s",
+		s.Status, s.ConfigHash, s.MustKeep, strings.Join(s.Rules, ","), strings.Join(s.KeepRules, ","))
+}
+
+// Expect is what the register's newest gate entry must be for a decision
+// made from this cache to stand (s nil: no gate entry at all). The hook's
+// append checks it in its transaction (register.AppendExpecting), so a
+// gate.json deleted, or edited by a one-liner, cannot release a held rule.
+func (s *State) Expect() *register.Expect {
+	if s == nil {
+		return &register.Expect{Kind: EntryKind}
+	}
+	return &register.Expect{Kind: EntryKind, Seq: s.Seq, Hash: s.EntryHash, Label: s.Status, Reason: s.Reason()}
+}
+
 // Held are the rules the hook holds closed under the configuration with
 // hash cfgHash, and why. A configuration other than the one the gate ran
 // on is unchecked: every must-keep rule is held until `sentinel gate check`
@@ -125,10 +146,16 @@ func short(h string) string {
 // shipped defaults (judged by defaults, only when something is held), the
 // rule's hit is added with the gate's reason, and the verdict is at least
 // the rule's. A state that cannot be read holds every rule (fail closed).
-func Hold(d judge.Decision, stateDir, cfgHash string, defaults func() judge.Decision) judge.Decision {
+// The state is a cache: the returned Expect is the register entry it must
+// match for the decision to stand (nil when everything was held anyway).
+func Hold(d judge.Decision, stateDir, cfgHash string, defaults func() judge.Decision) (judge.Decision, *register.Expect) {
 	s, err := Load(stateDir)
 	if s == nil && err == nil {
-		return d
+		return d, s.Expect()
+	}
+	x := s.Expect()
+	if err != nil {
+		x = nil
 	}
 	var held []string
 	why := ""
@@ -136,7 +163,7 @@ func Hold(d judge.Decision, stateDir, cfgHash string, defaults func() judge.Deci
 	if all {
 		why = fmt.Sprintf("the must-keep gate's state cannot be read (%v): every rule is held at its shipped decision", err)
 	} else if held, why = s.Held(cfgHash); len(held) == 0 {
-		return d
+		return d, x
 	}
 	for _, h := range defaults().Hits {
 		if !all && !slices.Contains(held, h.RuleID) {
@@ -153,5 +180,16 @@ func Hold(d judge.Decision, stateDir, cfgHash string, defaults func() judge.Deci
 			d.Hits = append(d.Hits, h)
 		}
 	}
-	return d
+	return d, x
+}
+
+// InUse reports whether a must-keep gate may be in force although no
+// state says so: the operator's must-keep file exists (the hook then
+// cannot release a rule on a decision it could not check).
+func InUse(configDir string) bool {
+	if configDir == "" {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(configDir, MustKeepFile))
+	return err == nil
 }

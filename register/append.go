@@ -23,7 +23,49 @@ const insertSQL = `INSERT INTO entries (seq, kind, time_us, session_id, tool_use
 // Any number of processes may append at once: SQLite's write lock orders
 // them, each reads the head inside its own transaction, so the chain stays
 // linear and no entry is lost.
-func (r *Register) Append(e *Entry) error {
+func (r *Register) Append(e *Entry) error { return r.AppendExpecting(e, nil) }
+
+// Expect is what the newest entry of one kind must be for AppendExpecting
+// to append: the decision being recorded was made from a cache of that
+// entry (the must-keep gate's gate.json), and the register is the truth.
+// Seq 0 expects no entry of the kind at all.
+type Expect struct {
+	Kind string
+	Seq  int64
+	Hash string
+	// Label and Reason, when Seq is not 0, must be the entry's too: a
+	// cache edited in place keeps the entry's number and hash.
+	Label, Reason string
+}
+
+// StaleError is AppendExpecting's refusal: the newest entry of the kind is
+// Found (nil: there is none), not what the caller expected. Nothing was
+// appended.
+type StaleError struct {
+	Want  Expect
+	Found *Entry
+}
+
+func (e *StaleError) Error() string {
+	found := "none"
+	if e.Found != nil {
+		found = fmt.Sprintf("entry %d (%.16s)", e.Found.Seq, e.Found.Hash)
+	}
+	want := "none"
+	if e.Want.Seq != 0 {
+		want = fmt.Sprintf("entry %d (%.16s)", e.Want.Seq, e.Want.Hash)
+		if f := e.Found; f != nil && f.Seq == e.Want.Seq && f.Hash == e.Want.Hash {
+			return fmt.Sprintf("the %q entry %d says %q, not what its cache says (%q)", e.Want.Kind, f.Seq, f.Reason, e.Want.Reason)
+		}
+	}
+	return fmt.Sprintf("the register's newest %q entry is %s, not %s", e.Want.Kind, found, want)
+}
+
+// AppendExpecting is Append, checked inside the same transaction against
+// x (nil: no check): when the newest entry of x.Kind that sentinel appended
+// itself (never one merged from the journal) is not x, nothing is appended
+// and the error is a *StaleError.
+func (r *Register) AppendExpecting(e *Entry, x *Expect) error {
 	if r.readOnly {
 		return &Error{Path: r.path, Class: ErrReadOnly, Detail: "opened read-only"}
 	}
@@ -35,7 +77,19 @@ func (r *Register) Append(e *Entry) error {
 	if err := seal(&c, nil); err != nil {
 		return err
 	}
-	add := func(tx *sql.Tx, head *chainHead) error { return insert(tx, &c, head) }
+	add := func(tx *sql.Tx, head *chainHead) error {
+		if x != nil {
+			found, err := latestOfKind(tx, x.Kind)
+			if err != nil {
+				return err
+			}
+			if (found == nil) != (x.Seq == 0) || (found != nil && (found.Seq != x.Seq || found.Hash != x.Hash ||
+				found.Label != x.Label || found.Reason != x.Reason)) {
+				return &StaleError{Want: *x, Found: found}
+			}
+		}
+		return insert(tx, &c, head)
+	}
 	err := r.inTx(add)
 	if errors.Is(err, ErrDiskFull) {
 		// The write-ahead log may be what fills the disk: fold it into the
@@ -298,4 +352,34 @@ func BulkLoad(r *Register, n int, gen func(i int) *Entry) error {
 		}
 	}
 	return nil
+}
+
+// latestOfKindSQL reads the newest entry of a kind that was appended, not
+// merged from the fallback journal (which any process of the user can
+// write); entries_kind serves it.
+const latestOfKindSQL = `SELECT seq, hash, label, reason, rules, time_us FROM entries
+	WHERE kind = ? AND seq NOT IN (SELECT seq FROM journal_merged WHERE seq IS NOT NULL)
+	ORDER BY seq DESC LIMIT 1`
+
+func latestOfKind(q querier, kind string) (*Entry, error) {
+	var e Entry
+	var rules string
+	var us int64
+	err := q.QueryRow(latestOfKindSQL, kind).Scan(&e.Seq, &e.Hash, &e.Label, &e.Reason, &rules, &us)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.Kind, e.Time = kind, time.UnixMicro(us).UTC()
+	return &e, decodeRules(&e, rules)
+}
+
+// LatestOfKind is the newest entry of kind that sentinel appended itself
+// (nil when there is none); its Seq, Hash, Label, Reason, Rules and Time
+// are filled.
+func (r *Register) LatestOfKind(kind string) (*Entry, error) {
+	e, err := latestOfKind(r.db, kind)
+	return e, r.wrap(err)
 }

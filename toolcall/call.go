@@ -33,6 +33,10 @@ type Result struct {
 	// says it is in the fallback journal instead.
 	Seq       int64
 	Journaled bool
+	// Gate is the register entry the must-keep gate's cache says it is
+	// (gate.Hold); the append checks it, so that a deleted or edited
+	// gate.json cannot release a held rule. nil: not checked.
+	Gate *register.Expect
 }
 
 func (r *Result) fail(format string, args ...any) {
@@ -91,7 +95,7 @@ func (r *Result) judge(c judge.Call, unfaithful func() string, env *Environ, cfg
 	}
 	// The must-keep gate (gate/): rules a failed or unchecked configuration
 	// lost are held at their shipped decision.
-	d = gate.Hold(d, env.StateDir, r.Entry.CatalogHash, func() judge.Decision {
+	d, r.Gate = gate.Hold(d, env.StateDir, r.Entry.CatalogHash, func() judge.Decision {
 		return judge.Decide(c, env.JudgeEnv(c.Cwd, nil, r.Unattended))
 	})
 	r.Verdict = d.Verdict

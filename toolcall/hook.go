@@ -143,7 +143,7 @@ func post(p Payload, err error, env *Environ, d *Deadline, stderr io.Writer) {
 	d.Phase("recording the outcome")
 	if env.StateErr != nil {
 		fmt.Fprintln(stderr, "sentinel-hook post: this outcome could not be registered:", env.StateErr)
-	} else if aerr := appendEntry(env.StateDir, &e, d.At); aerr != nil {
+	} else if aerr := appendEntry(env.StateDir, &e, d.At, nil); aerr != nil {
 		fmt.Fprintln(stderr, "sentinel-hook post: register:", aerr)
 		if jerr := register.JournalWhy(env.StateDir, &e, aerr); jerr != nil {
 			fmt.Fprintln(stderr, "sentinel-hook post: journal:", jerr)

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sentinel-guard/sentinel/gate"
 	"github.com/sentinel-guard/sentinel/register"
 )
 
@@ -26,12 +27,32 @@ func (r *Result) Record(env *Environ, deadline time.Time, stderr io.Writer) {
 		r.Entry.Decision = r.Verdict.String()
 		return
 	}
-	err := appendEntry(env.StateDir, &r.Entry, deadline)
+	err := appendEntry(env.StateDir, &r.Entry, deadline, r.Gate)
+	var stale *register.StaleError
+	if errors.As(err, &stale) {
+		// The gate's cache is not the register's newest gate entry: the
+		// decision may have released a rule the gate holds. Nothing was
+		// appended; the call is the error verdict, recorded as such.
+		r.fail("the must-keep gate's cache (%s) does not match the register: %v; every call is held closed until the operator runs 'sentinel gate check'", gate.File, stale)
+		r.applyError()
+		r.Entry.Decision = r.Verdict.String()
+		r.Entry.Reason = r.entryReason(env.Problems)
+		err = appendEntry(env.StateDir, &r.Entry, deadline, nil)
+	}
 	if err == nil {
 		r.Seq = r.Entry.Seq
 		return
 	}
 	fmt.Fprintf(stderr, "sentinel-hook: register: %v\n", err)
+	if r.Verdict < ErrorVerdict(r.Unattended) && stale == nil && r.Gate != nil && (r.Gate.Seq != 0 || gate.InUse(env.ConfigDir)) {
+		// A must-keep gate is in force but its cache could not be checked
+		// against the register (a held lock, a full disk): a journaled
+		// decision must not release what the gate holds.
+		r.fail("the must-keep gate's cache could not be checked against the register (%v): held closed", err)
+		r.applyError()
+		r.Entry.Decision = r.Verdict.String()
+		r.Entry.Reason = r.entryReason(env.Problems)
+	}
 	if errors.Is(err, register.ErrVanished) || errors.Is(err, register.ErrRefused) {
 		// The register this machine had is gone, emptied or rolled back:
 		// no call is allowed until the operator resets it (`sentinel
@@ -66,7 +87,7 @@ func (r *Result) Record(env *Environ, deadline time.Time, stderr io.Writer) {
 // after, and closing the last connection makes SQLite checkpoint the WAL
 // and delete it, two more fsyncs on every call. The append is durable when
 // Append returns (synchronous=FULL).
-func appendEntry(dir string, e *register.Entry, deadline time.Time) error {
+func appendEntry(dir string, e *register.Entry, deadline time.Time, x *register.Expect) error {
 	left := time.Until(deadline)
 	reg, err := register.OpenWith(filepath.Join(dir, "register.db"),
 		register.Options{BusyTimeout: max(left/2, minWait)})
@@ -77,7 +98,7 @@ func appendEntry(dir string, e *register.Entry, deadline time.Time) error {
 		defer reg.Close()
 	}
 	defer queue(dir, max(left/4, minWait))()
-	return reg.Append(e)
+	return reg.AppendExpecting(e, x)
 }
 
 // closeRegister closes the register after each append: for tests that run

@@ -149,7 +149,7 @@ read; 5 no register.`,
 // recordGate appends the state to the register and caches it.
 func recordGate(reg *register.Register, s *gate.State) error {
 	e := &register.Entry{Kind: gate.EntryKind, Label: s.Status, Rules: s.Rules, Tool: "sentinel gate",
-		Reason: gateReason(s)}
+		Reason: s.Reason()}
 	if err := reg.Append(e); err != nil {
 		return fail(exitError, "recording the gate in the register: %v", err)
 	}
@@ -162,13 +162,6 @@ func recordGate(reg *register.Register, s *gate.State) error {
 		return fail(exitError, "writing %s: %v", gate.File, err)
 	}
 	return nil
-}
-
-// gateReason is the register's text of a gate state: what doctor compares
-// gate.json with.
-func gateReason(s *gate.State) string {
-	return fmt.Sprintf("must-keep gate %s: config %s, must-keep sha256 %s, held %s, keep rules %s",
-		s.Status, s.ConfigHash, s.MustKeep, strings.Join(s.Rules, ","), strings.Join(s.KeepRules, ","))
 }
 
 func mustKeepPath(flag string) (string, error) {

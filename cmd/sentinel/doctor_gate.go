@@ -27,9 +27,15 @@ func checkGate(rep *doctorReport) {
 	case err != nil:
 		rep.add(name, doctorFail, fmt.Sprintf("%v: the hook holds every rule at its shipped decision", err), "run 'sentinel gate check'")
 		return
-	case s == nil && mkErr != nil:
-		return // no gate configured
 	case s == nil:
+		if e := latestGate(); e != nil {
+			rep.add(name, doctorFail, fmt.Sprintf("%s is missing but the register's gate entry %d says %s (deleted?): the hook answers every call fail-closed", gate.File, e.Seq, e.Label),
+				"run 'sentinel gate check'; look at who removed the file")
+			return
+		}
+		if mkErr != nil {
+			return // no gate configured
+		}
 		rep.add(name, doctorFail, "a must-keep file exists but the gate never ran", "run 'sentinel gate check'")
 		return
 	}
@@ -69,21 +75,29 @@ func gateForged(s *gate.State) string {
 	switch {
 	case err != nil:
 		return fmt.Sprintf("entry %d: %v", s.Seq, err)
-	case e.Kind != gate.EntryKind || e.Hash != s.EntryHash || e.Label != s.Status || e.Reason != gateReason(s):
+	case e.Kind != gate.EntryKind || e.Hash != s.EntryHash || e.Label != s.Status || e.Reason != s.Reason():
 		return fmt.Sprintf("entry %d is not this gate state", s.Seq)
 	}
 	// A later gate entry supersedes this one: the cache must be the last.
-	var last int64
-	_ = reg.Each(s.Seq+1, func(x *register.Entry) error {
-		if x.Kind == gate.EntryKind {
-			last = x.Seq
-		}
-		return nil
-	})
-	if last != 0 {
-		return fmt.Sprintf("entry %d records a later gate run", last)
+	if last, err := reg.LatestOfKind(gate.EntryKind); err == nil && last != nil && last.Seq != s.Seq {
+		return fmt.Sprintf("entry %d records a later gate run", last.Seq)
 	}
 	return ""
+}
+
+// latestGate is the register's newest gate entry (nil: none, or no register).
+func latestGate() *register.Entry {
+	p, err := paths.RegisterPath()
+	if err != nil {
+		return nil
+	}
+	reg, err := register.OpenReadOnly(p)
+	if err != nil {
+		return nil
+	}
+	defer reg.Close()
+	e, _ := reg.LatestOfKind(gate.EntryKind)
+	return e
 }
 
 func short12(h string) string {
