@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/programs"
@@ -16,7 +18,8 @@ var _ = rules(
 		Reason:      "code or a bulk file tool reaches the sentinel's signing key, register or configuration",
 		Alternative: "leave the sentinel's files alone; the operator manages them with the sentinel command",
 		Matches: "an interpreter (`python3 -c`, `node -e`, `perl -e`, a heredoc, ...) or database client whose code or arguments mention " +
-			"the sentinel's config or state directory or its files; `find` with `-exec`/`-delete` over them or a directory holding them; " +
+			"the sentinel's config or state directory or its files, whether by name, by a glob that can match them (`~/.local/state/*/gate.json`), " +
+			"or by one of its own file names (`gate.json`, `register.db`, ...) in a path built from the home directory; `find` with `-exec`/`-delete` over them or a directory holding them; " +
 			"`tar`/`zip`/`rsync`/`cp`/`scp`/`7z`/`cpio` of them or of a directory holding them; `sentinel gate` (checking or accepting a configuration is the operator's)",
 		Fire: []string{
 			`perl -e 'open(F, "$ENV{HOME}/.config/sentinel/signing.key"); print <F>'`,
@@ -27,6 +30,10 @@ var _ = rules(
 			"tar czf /tmp/home.tgz /home/user",
 			"rsync -a ~/.local/state/ /tmp/st/",
 			"sentinel gate accept",
+			`python3 -c "import glob,json; p=glob.glob('/home/user/.local/state/*/gate.json')[0]; s=json.load(open(p)); s['status']='accepted'; json.dump(s, open(p,'w'))"`,
+			`python3 -c "import glob,os; [os.remove(p) for p in glob.glob(os.path.expanduser('~/.local/st*/**/register.db'), recursive=True)]"`,
+			`python3 -c "import os; print(open(os.path.join(os.environ['HOME'], '.local', 'state', 'sen'+'tinel', 'register.db'),'rb').read())"`,
+			`node -e "console.log(require('fs').readFileSync(require('os').homedir() + '/.config/' + 'sen' + 'tinel/must-keep.txt', 'utf8'))"`,
 		},
 		Pass: []string{
 			`python3 -c "print('sentinel')"`,
@@ -39,6 +46,11 @@ var _ = rules(
 			"cp notes.txt ~",
 			"sentinel verify --allow-unsealed",
 			"find ~/.config/sentinel -name '*.toml'",
+			`python3 -c "import glob; print(glob.glob('/home/user/proj/*/gate.json'))"`,
+			`python3 -c "import json; print(json.load(open('gate.json'))['status'])"`,
+			`python3 -c "import glob,os; print(glob.glob(os.path.expanduser('~/.config/nvim/*.lua')))"`,
+			`python3 -c "import os; print(os.path.join(os.environ['HOME'], 'notes.txt'))"`,
+			`python3 -c "import os; print(open(os.path.expanduser('~/proj/gate.json')).read())"`,
 		}},
 )
 
@@ -189,7 +201,10 @@ func (j *judge) insideSentinel(arg, dir string) bool {
 // names (a path joined in code).
 func (j *judge) mentionsSentinel(text string) bool {
 	if !strings.Contains(text, "sentinel") {
-		return false
+		// Without the word: a glob that can match the sentinel's
+		// directories, or one of its own file names in a path built from
+		// the home directory, reaches them all the same.
+		return j.globReachesSentinel(text) || j.buildsSentinelPath(text)
 	}
 	for _, s := range j.sentinelDirs() {
 		if strings.Contains(text, s) {
@@ -217,4 +232,95 @@ func sentinelFileName(a string) bool {
 		}
 	}
 	return false
+}
+
+// ownFiles are file names only the sentinel's directories hold: in code
+// that also builds a path from the home directory, they name its files
+// however the directory part is spelled ('sen' + 'tinel', a variable).
+var ownFiles = []string{"gate.json", "register.db", "register.anchor", "journal.jsonl", "signing.key", "must-keep.txt", "seal.toml"}
+
+// homeRefs are how code says "the home directory".
+var homeRefs = []string{"~", "$HOME", "${HOME}", "'HOME'", `"HOME"`, "expanduser", "homedir", "Path.home", "Dir.home", "home()", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "getpwuid", "ENV{HOME}"}
+
+// buildsSentinelPath reports code that names one of the sentinel's own
+// files in a path it builds (a bare name or a fragment, not a whole path
+// elsewhere) and refers to the home directory: a project's 'gate.json'
+// or '/home/u/proj/gate.json' does not count.
+func (j *judge) buildsSentinelPath(text string) bool {
+	named := false
+	for _, w := range strings.FieldsFunc(text, notPathChar) {
+		for _, n := range ownFiles {
+			if !strings.Contains(w, n) {
+				continue
+			}
+			if p := j.expandHome(w); strings.HasPrefix(p, "/") && !strings.ContainsAny(p, "*?[") {
+				if j.isSentinelPath(filepath.Clean(p)) {
+					return true
+				}
+				continue // a whole path somewhere else
+			}
+			named = true
+		}
+	}
+	if !named {
+		return false
+	}
+	for _, h := range homeRefs {
+		if strings.Contains(text, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// globReachesSentinel reports a glob in text (a word with *, ? or [ and a
+// slash) that can match a sentinel directory, a directory holding one, or
+// a path inside one.
+func (j *judge) globReachesSentinel(text string) bool {
+	if !strings.ContainsAny(text, "*?[") {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(text, notPathChar) {
+		if !strings.ContainsAny(w, "*?[") || !strings.Contains(w, "/") {
+			continue
+		}
+		p := j.expandHome(w)
+		if !strings.HasPrefix(p, "/") {
+			continue // relative to a directory the code may change: not judged here
+		}
+		for _, s := range j.sentinelDirs() {
+			if globMayMatch(strings.Split(strings.Trim(p, "/"), "/"), strings.Split(strings.Trim(s, "/"), "/")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// notPathChar splits code into the words a path can be made of.
+func notPathChar(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		return false
+	}
+	return !strings.ContainsRune("/._-~$*?[]{}!", r)
+}
+
+// globMayMatch reports whether the pattern's segments can match the
+// directory dir, one of its ancestors (the pattern names what holds it),
+// or a path below it; "**" matches any number of segments.
+func globMayMatch(pat, dir []string) bool {
+	if len(pat) == 0 {
+		return true // the pattern ended at dir or above it
+	}
+	if len(dir) == 0 {
+		return true // the rest of the pattern is inside dir
+	}
+	if pat[0] == "**" {
+		return globMayMatch(pat[1:], dir) || globMayMatch(pat, dir[1:])
+	}
+	if ok, err := path.Match(pat[0], dir[0]); err != nil || !ok {
+		return false
+	}
+	return globMayMatch(pat[1:], dir[1:])
 }
