@@ -131,6 +131,7 @@ type judge struct {
 	// writtenNow are the files the command leaves written with known text
 	// (makefile.go reads a Makefile written earlier in the same command)
 	writtenNow map[string]string
+	linkSt     *linkState // links followed and made (links.go)
 }
 
 func newJudge(c Call, env Env) *judge {

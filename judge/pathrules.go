@@ -228,6 +228,9 @@ func (j *judge) locate(p string) location {
 	if j.home != "" && filepath.Dir(p) == j.home && strings.HasPrefix(filepath.Base(p), ".") {
 		return locHomeDot
 	}
+	if j.home != "" && strictlyUnder(p, j.home) {
+		return locOutside // a home under /tmp (tests, CI) is a home, not scratch
+	}
 	for _, t := range tempRoots {
 		if strictlyUnder(p, t) {
 			return locInside
@@ -427,7 +430,18 @@ func (j *judge) writePath(raw string, kind writeKind, detail string) {
 	j.writeAbs(p, kind, detail)
 }
 
+// writeAbs judges a write of kind to the absolute, clean path p: as
+// written, and where it leads through links (links.go). A delete or move
+// acts on a link itself, not on what it leads to.
 func (j *judge) writeAbs(p string, kind writeKind, detail string) {
+	j.writeLex(p, kind, detail)
+	if r := j.viaLinks(p, kind != kindDelete, detail); r != "" {
+		j.writeLex(r, kind, detail+" (through a link: "+r+")")
+	}
+}
+
+// writeLex judges a write of kind to p as it is named.
+func (j *judge) writeLex(p string, kind writeKind, detail string) {
 	base, _ := globBase(p)
 	switch {
 	case j.isSentinelPath(base) || j.isSentinelPath(p):
@@ -505,8 +519,20 @@ func (j *judge) readPath(raw, detail string) {
 	j.readAbs(p, detail)
 }
 
-// readAbs reports whether the read was of a secret.
+// readAbs reports whether the read was of a secret: p as written, or
+// where it leads through links (links.go).
 func (j *judge) readAbs(p, detail string) bool {
+	if j.readLex(p, detail) {
+		return true
+	}
+	if r := j.viaLinks(p, true, detail); r != "" {
+		return j.readLex(r, detail+" (through a link: "+r+")")
+	}
+	return false
+}
+
+// readLex reports whether reading p, as it is named, reads a secret.
+func (j *judge) readLex(p, detail string) bool {
 	base, glob := globBase(p)
 	if j.isSentinelKey(p) || (glob && j.isSentinelKey(base)) {
 		j.add(RuleSentinelTamper, detail)

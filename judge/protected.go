@@ -258,8 +258,7 @@ func (j *judge) protectedOperands(e *parse.Exec, detail string) {
 			if !ok || !strings.Contains(c, "/") && !strings.HasPrefix(c, ".") {
 				continue // a bare word is a name more often than a file
 			}
-			if j.isAgentSettings(abs) || j.isSentinelPath(abs) || j.persistencePath(abs) ||
-				j.isCredentialStore(abs) || programs.StartupFile(abs, j.relHome(abs)) {
+			if j.reachesProtected(abs) || j.isCredentialStore(abs) {
 				j.writeAbs(abs, kindEdit, detail)
 				break
 			}

@@ -121,9 +121,19 @@ func (j *judge) rmTarget(e *parse.Exec, w parse.Word, recursive, strong bool, de
 		}
 		return
 	}
+	j.rmAbs(e, p, recursive, strong, detail)
+	// rm -rf link/ (a trailing slash) deletes what the link leads to
+	follow := strings.HasSuffix(w.Value, "/") || strings.HasSuffix(w.Value, "/.")
+	if r := j.viaLinks(p, follow, detail); r != "" {
+		j.rmAbs(e, r, recursive, strong, detail+" (through a link: "+r+")")
+	}
+}
+
+// rmAbs judges the deletion of the absolute path p as it is named.
+func (j *judge) rmAbs(e *parse.Exec, p string, recursive, strong bool, detail string) {
 	// oversight, credentials, protected paths first
 	before := len(j.hits)
-	j.writeAbs(p, kindDelete, detail)
+	j.writeLex(p, kindDelete, detail)
 	tampered := false
 	for _, h := range j.hits[before:] {
 		if h.Verdict == Deny {
@@ -312,21 +322,29 @@ func (j *judge) find(e *parse.Exec, args []string, detail string) {
 			j.add(RuleRmDynamicTarget, detail)
 			continue
 		}
-		j.writeAbs(p, kindDelete, detail)
-		if remoteDelete(e) {
-			j.findRemote(p, detail)
-			continue
+		j.findRoot(e, p, args, detail)
+		if r := j.viaLinks(p, true, detail); r != "" {
+			j.findRoot(e, r, args, detail+" (through a link: "+r+")") // find follows a root that is a link
 		}
-		if scratch(p) {
-			continue // find /tmp -name 'build-*' -delete: scratch space, like rm -rf /tmp/*
-		}
-		switch j.locate(p) {
-		case locSystem, locHome, locHomeDot, locOutside:
-			j.add(RuleFindDeleteOutside, detail)
-		case locProjectRoot:
-			if !programs.FindSelects(args) {
-				j.add(RuleRmProjectRoot, detail) // everything in the project, like rm -rf ./*
-			}
+	}
+}
+
+// findRoot judges a deleting find rooted at the absolute path p.
+func (j *judge) findRoot(e *parse.Exec, p string, args []string, detail string) {
+	j.writeLex(p, kindDelete, detail)
+	if remoteDelete(e) {
+		j.findRemote(p, detail)
+		return
+	}
+	if scratch(p) {
+		return // find /tmp -name 'build-*' -delete: scratch space, like rm -rf /tmp/*
+	}
+	switch j.locate(p) {
+	case locSystem, locHome, locHomeDot, locOutside:
+		j.add(RuleFindDeleteOutside, detail)
+	case locProjectRoot:
+		if !programs.FindSelects(args) {
+			j.add(RuleRmProjectRoot, detail) // everything in the project, like rm -rf ./*
 		}
 	}
 }

@@ -71,7 +71,9 @@ var _ = onExec(func(j *judge, x execution) {
 	case p.Is(programs.Interpreter) || p.Is(programs.Database):
 		// Until interpreter code is parsed (interp/), any mention is enough.
 		for _, a := range x.args {
-			if j.mentionsSentinel(a) {
+			// a path operand is judged where it leads (sqlite3 st/register.db
+			// with st a link to the state directory)
+			if j.mentionsSentinel(a) || !strings.HasPrefix(a, "-") && strings.Contains(a, "/") && j.insideSentinel(a, x.e.Dir) {
 				j.reachHit(x.detail)
 				return
 			}
@@ -180,9 +182,11 @@ func (j *judge) holdsSentinel(arg, dir string) bool {
 	if base, glob := globBase(p); glob {
 		p = strings.TrimSuffix(base, "/*")
 	}
-	for _, s := range j.sentinelDirs() {
-		if under(p, s) || under(s, p) {
-			return true
+	for _, q := range []string{p, j.viaLinks(p, true, "")} {
+		for _, s := range j.sentinelDirs() {
+			if q != "" && (under(q, s) || under(s, q)) {
+				return true
+			}
 		}
 	}
 	return false
@@ -192,7 +196,11 @@ func (j *judge) holdsSentinel(arg, dir string) bool {
 // inside one.
 func (j *judge) insideSentinel(arg, dir string) bool {
 	p, ok := j.resolve(arg, dir)
-	return ok && j.isSentinelPath(p)
+	if !ok {
+		return false
+	}
+	r := j.viaLinks(p, true, "")
+	return j.isSentinelPath(p) || r != "" && j.isSentinelPath(r)
 }
 
 // mentionsSentinel reports text (code, an argument) that names a sentinel

@@ -9,6 +9,7 @@ var (
 	unzipSpec   = S("dxP")
 	rmSpec      = S("")
 	copySpec    = S("tS", "target-directory", "suffix")
+	mountSpec   = S("otTLUO", "options", "types", "label", "uuid")
 	installSpec = S("mogtS", "target-directory", "mode", "owner", "group", "suffix")
 )
 
@@ -21,10 +22,12 @@ var _ = register(
 	&Program{Name: "rimraf", Kind: Deleter | NonReader},
 	&Program{Name: "trash", Names: []string{"trash-put", "gio"}, Kind: NonReader},
 	&Program{Name: "shred", Names: []string{"srm", "wipe"}, Kind: Deleter | Writer | NonReader, Opts: S("nsx", "iterations", "size", "random-source")},
-	&Program{Name: "cp", Kind: Reader | Writer | Copier | Archiver, Opts: copySpec},
+	&Program{Name: "cp", Kind: Reader | Writer | Copier | Archiver, Opts: copySpec, Links: cpLinks},
 	&Program{Name: "mv", Kind: Writer | NonReader | Copier, Opts: copySpec},
 	&Program{Name: "install", Kind: Reader | Writer | Copier, Opts: installSpec},
-	&Program{Name: "ln", Kind: Writer | NonReader | Copier, Opts: copySpec},
+	&Program{Name: "ln", Kind: Writer | NonReader | Copier, Opts: copySpec, Links: lnLinks},
+	&Program{Name: "mount", Kind: Writer | NonReader, Opts: mountSpec, Links: mountLinks},
+	&Program{Name: "bindfs", Kind: Writer | NonReader, Opts: S("oupgm", "mirror", "perms", "force-user", "force-group"), Links: bindfsLinks},
 	&Program{Name: "ditto", Kind: Reader | Writer | Copier | Archiver},
 	&Program{Name: "tee", Names: []string{"sponge"}, Kind: Writer, Outputs: Operands},
 	&Program{Name: "dd", Kind: Reader | Writer, Outputs: ddOutputs},
@@ -148,4 +151,60 @@ func unzipUnpacks(args []string) (archive, dest string, ok bool) {
 		archive = o.Pos[0]
 	}
 	return archive, o.Values["d"], true
+}
+
+// lnLinks: ln TARGET NAME, ln TARGET (a link named as the target, here),
+// ln TARGET... DIR, ln -t DIR TARGET....
+func lnLinks(args []string) (targets []string, name string, intoDir bool) {
+	p := Lookup("ln")
+	o := p.Parse(args)
+	if v := o.Value('t', "target-directory"); v != "" {
+		return o.Pos, v, true
+	}
+	switch len(o.Pos) {
+	case 0:
+		return nil, "", false
+	case 1:
+		return o.Pos, ".", true
+	}
+	n := len(o.Pos) - 1
+	return o.Pos[:n], o.Pos[n], n > 1 || strings.HasSuffix(o.Pos[n], "/")
+}
+
+// cpLinks: cp -s (--symbolic-link) and cp -l (--link) make links, not
+// copies: SOURCE... DEST as for a copy.
+func cpLinks(args []string) (targets []string, name string, intoDir bool) {
+	p := Lookup("cp")
+	o := p.Parse(args)
+	if !o.Has('s', "symbolic-link") && !o.Has('l', "link") {
+		return nil, "", false
+	}
+	srcs, dest := p.CopyDest(args)
+	if dest == "" {
+		return nil, "", false
+	}
+	return srcs, dest, len(srcs) > 1 || o.Value('t', "target-directory") != "" || strings.HasSuffix(dest, "/")
+}
+
+// mountLinks: mount --bind/--rbind/-B/-R/-o bind SOURCE DIR shows SOURCE
+// at DIR.
+func mountLinks(args []string) (targets []string, name string, intoDir bool) {
+	o := Parse(args, mountSpec)
+	bind := o.Has('B', "bind", "rbind") || o.Short['R']
+	for _, f := range strings.Split(o.Value('o', "options"), ",") {
+		bind = bind || f == "bind" || f == "rbind"
+	}
+	if !bind || len(o.Pos) != 2 {
+		return nil, "", false
+	}
+	return o.Pos[:1], o.Pos[1], false
+}
+
+// bindfsLinks: bindfs [options] SOURCE DIR.
+func bindfsLinks(args []string) (targets []string, name string, intoDir bool) {
+	o := Lookup("bindfs").Parse(args)
+	if len(o.Pos) != 2 {
+		return nil, "", false
+	}
+	return o.Pos[:1], o.Pos[1], false
 }

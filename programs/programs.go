@@ -144,6 +144,11 @@ type Program struct {
 	// sight); ReadOnly reports the arguments that make it only show them.
 	EditsOperands bool
 	ReadOnly      func(args []string) bool
+	// Links reports the links the arguments make (ln, cp -s/-l, mount
+	// --bind): the existing paths linked to, and the name the link gets
+	// (intoDir: a directory each target's link is made in, under the
+	// target's base name). Opening the name later opens the target.
+	Links func(args []string) (targets []string, name string, intoDir bool)
 }
 
 // Is reports whether p is non-nil and of every kind in k.
