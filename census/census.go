@@ -137,6 +137,7 @@ func Run(o Options) (*Report, error) {
 		r.Sources.CI = "present"
 	}
 	t.fill(r)
+	t.pair.fill(r, v0(r.Stops.UnconfirmedMarker.Total))
 	if t.wit != nil {
 		r.Witness = t.wit.Counts(t.witJoin)
 	}

@@ -108,6 +108,7 @@ type Stops struct {
 	OtherHooks        Count           `json:"other_hooks"`
 	User              Count           `json:"user"`
 	CI                *CIStops        `json:"ci"`
+	Disagreement      *Disagreement   `json:"sentinel_disagreement"` // witness_pair.go
 	Human             NullCell        `json:"human"`
 }
 

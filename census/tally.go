@@ -68,6 +68,7 @@ type tally struct {
 	hasReg    bool
 	wit       *Witness       // the schedulers' record (witness.go); nil without --witness
 	witJoin   *WitnessJoined // where the unattended flags fall against it
+	pair      witnessPair    // transcript and register side by side (witness_pair.go)
 }
 
 type ruleStop struct {
@@ -122,6 +123,7 @@ func (t *tally) handler() transcript.Handler {
 				return
 			}
 			t.total.calls++
+			t.pair.sawCall(c.Key)
 			if b := t.bucket(dayOf(c.Time)); b != nil {
 				b.calls++
 			}
@@ -260,6 +262,9 @@ func (t *tally) countRegister() (*RegisterCounts, error) {
 			return nil
 		}
 		flags[e.Seq] = true
+		if t.files > 0 {
+			t.pair.register(&e, t.hooks)
+		}
 		if b := t.bucket(dayOf(e.Time)); b != nil {
 			b.flags++
 		}

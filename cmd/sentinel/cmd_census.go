@@ -321,6 +321,10 @@ func printCensus(w io.Writer, r *census.Report, out, page, sum string) {
 	for _, n := range r.NotMeasured {
 		nm = append(nm, n.Key)
 	}
+	if d := st.Disagreement; d != nil {
+		fmt.Fprintf(w, "\ntranscript and register disagree on %s sentinel stops: %s in the transcript only, %s in the register only (%s register stops whose call is in no transcript read)\n",
+			cell(d.Total), cell(d.TranscriptOnly), cell(d.RegisterOnly), cell(d.RegisterUnseen))
+	}
 	printWitness(w, r.Witness)
 	fmt.Fprintf(w, "\nnot measured: %s\nwrote %s (sha256 %s)\n", strings.Join(nm, ", "), out, sum)
 	if page != "" {
