@@ -3,8 +3,12 @@ GO ?= go
 
 .PHONY: build demo test vet bench-hook clean
 
+# The commit, for `sentinel version`, where Go's VCS stamp is off or absent.
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -X github.com/sentinel-guard/sentinel/internal/version.Commit=$(COMMIT)
+
 build:
-	$(GO) build -o bin/ ./cmd/sentinel ./cmd/sentinel-hook
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/ ./cmd/sentinel ./cmd/sentinel-hook
 
 # The README's first command: realistic calls through the real hook into a
 # throwaway register, then the register is verified.

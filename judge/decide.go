@@ -57,12 +57,12 @@ func Decide(c Call, env Env) (d Decision) {
 // finish applies "strictest wins" and the unattended conversion.
 func finish(hits []Hit, unatt bool) Decision {
 	d := Decision{Unattended: unatt}
-	converted := false
+	converted := map[string]bool{}
 	for i := range hits {
 		if unatt && hits[i].Verdict == Ask {
 			hits[i].Verdict = Deny
 			hits[i].Decision = Deny.String()
-			converted = true
+			converted[hits[i].RuleID] = true
 		}
 	}
 	d.Hits = sortHits(hits)
@@ -72,7 +72,9 @@ func finish(hits []Hit, unatt bool) Decision {
 		}
 	}
 	d.Decision = d.Verdict.String()
-	if converted {
+	// The note is about the rule that speaks: a deny rule's deny did not
+	// become anything, even when a lesser ask beside it was converted.
+	if len(d.Hits) > 0 && converted[d.Hits[0].RuleID] {
 		d.Note = "unattended: ask became deny"
 	}
 	return d

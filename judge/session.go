@@ -215,7 +215,7 @@ func (j *judge) recall(p string) {
 	}
 	r, _ := ruleByID(RuleSessionWrittenRun)
 	h := hitFor(r, p+" (written in this session, entry #"+itoa(f.Seq)+": "+strings.Join(f.Rules, ", ")+")")
-	h.Verdict, h.Decision = f.Verdict, f.Verdict.String()
+	h.Verdict, h.Decision, h.After = f.Verdict, f.Verdict.String(), f.Seq
 	j.hits = append(j.hits, h)
 }
 
@@ -228,8 +228,11 @@ func (j *judge) recallSecret() {
 	if firstNonEmpty(j.secretRead, j.secretVar) != "" {
 		return // the same command's own combination speaks
 	}
-	if seq, ok := j.env.Memory.SecretRead(); ok {
-		j.add(RuleSessionSecretSend, "secret read in entry #"+itoa(seq)+" + "+j.networkSend)
+	if seq, ok := j.env.Memory.SecretRead(); ok && !j.cfg.disabled(RuleSessionSecretSend) {
+		r, _ := ruleByID(RuleSessionSecretSend)
+		h := hitFor(r, "secret read in entry #"+itoa(seq)+" + "+j.networkSend)
+		h.After = seq
+		j.hits = append(j.hits, h)
 	}
 }
 

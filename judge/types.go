@@ -94,6 +94,10 @@ type Hit struct {
 	// Detail says which execution or path triggered it, for explain and
 	// the local log. It may hold command text: never publish it.
 	Detail string `json:"detail,omitempty"`
+	// After is the earlier register entry a session rule fired on (the
+	// read of the secret, the write of the script), 0 for none: the reason
+	// names it, so "+1 more: SESSION-SECRET-SEND" says which call.
+	After int64 `json:"after,omitempty"`
 }
 
 // Decision is the outcome of Decide.

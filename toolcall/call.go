@@ -3,6 +3,7 @@ package toolcall
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/gate"
@@ -110,7 +111,11 @@ func (r *Result) judge(c judge.Call, unfaithful func() string, env *Environ, cfg
 		// Hits come strictest first: the strictest rule speaks.
 		r.Hit = d.Hits[0]
 		for _, h := range d.Hits[1:] {
-			r.More = append(r.More, h.RuleID)
+			id := h.RuleID
+			if h.After > 0 {
+				id += " after entry #" + strconv.FormatInt(h.After, 10)
+			}
+			r.More = append(r.More, id)
 		}
 	}
 	if d.Note != "" {

@@ -199,6 +199,42 @@ func TestVersion(t *testing.T) {
 	if v.Version == "" || v.CatalogVersion == "" || !strings.HasPrefix(v.Go, "go") || len(v.CatalogHash) != 64 {
 		t.Errorf("version --json incomplete: %+v", v)
 	}
+	// The commit is always named: "unknown" (from none) only without a stamp.
+	if v.Commit == "" || (v.Commit == "unknown") != (v.CommitFrom == "none") {
+		t.Errorf("version --json commit %q from %q", v.Commit, v.CommitFrom)
+	}
+}
+
+// The Makefile's -ldflags stamp names the commit where Go's VCS stamp is off.
+func TestVersionCommitFromLdflags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a binary")
+	}
+	bin := filepath.Join(t.TempDir(), "sentinel")
+	out, err := exec.Command("go", "build", "-buildvcs=false", "-ldflags",
+		"-X github.com/sentinel-guard/sentinel/internal/version.Commit=0123456789abcdef0123456789abcdef01234567", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	js, err := exec.Command(bin, "version", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v versionInfo
+	json.Unmarshal(js, &v)
+	if v.Commit != "0123456789abcdef0123456789abcdef01234567" || v.CommitFrom != "ldflags" {
+		t.Errorf("commit %q from %q", v.Commit, v.CommitFrom)
+	}
+	bare := filepath.Join(t.TempDir(), "sentinel")
+	if out, err := exec.Command("go", "build", "-buildvcs=false", "-o", bare, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	js, _ = exec.Command(bare, "version", "--json").Output()
+	v = versionInfo{}
+	json.Unmarshal(js, &v)
+	if v.Commit != "unknown" || v.CommitFrom != "none" {
+		t.Errorf("without a stamp: commit %q from %q, want unknown from none", v.Commit, v.CommitFrom)
+	}
 }
 
 // The command install --project commits runs through /bin/sh -c as Claude

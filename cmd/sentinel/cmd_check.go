@@ -165,7 +165,7 @@ example a broken configuration file).`,
 			}
 			if f.json {
 				out := decisionOutput{Decision: d, CatalogVersion: judge.CatalogVersion, CatalogHash: env.Config.Hash()}
-				out.Reason = judge.DecisionReason(d, 0)
+				out.Reason = checkReason(d)
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false)
@@ -208,4 +208,18 @@ func printDecision(w io.Writer, d judge.Decision) {
 			fmt.Fprintf(w, "    at: %s\n", h.Detail)
 		}
 	}
+}
+
+// checkReason is the reason the hook would give, with what check does
+// instead of the hook's register tail: check registers nothing, so there
+// is no entry to name (and nothing on stderr to see).
+func checkReason(d judge.Decision) string {
+	if len(d.Hits) == 0 {
+		return ""
+	}
+	var more []string
+	for _, h := range d.Hits[1:] {
+		more = append(more, h.RuleID)
+	}
+	return judge.ReasonBody(d.Hits[0], more, d.Note) + " (sentinel check registers nothing; the hook gives the register entry here.)"
 }

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -170,11 +172,17 @@ func runDemo(w io.Writer, keep bool) error {
 	fmt.Fprintf(w, "sentinel demo: %d tool calls through %s\n", len(calls), hookExe)
 	fmt.Fprintf(w, "throwaway register: %s\n\n", filepath.Join(state, "register.db"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tKIND\tCALL\tEXPECT\tGOT\tRULE\t")
+	fmt.Fprintln(tw, "#\tKIND\tCALL\tEXPECT\tGOT\tRULE\tENTRY\t")
 	bad := 0
 	var reasons []string
+	var outcomeSeq int64
+	seq := int64(0) // the register entry each call became: one per call, plus the outcome entry of call 1
 	for i, c := range calls {
 		r := runDemoCall(hookExe, env, c, c.payload(i, home, proj))
+		seq++
+		if m := demoEntry.FindStringSubmatch(r.Reason); m != nil {
+			seq, _ = strconv.ParseInt(m[1], 10, 64)
+		}
 		if r.OK && c.Rule != "" && r.Rule != c.Rule {
 			r.OK, r.Problem = false, fmt.Sprintf("expected rule %s, got %s", c.Rule, dashIfEmpty(r.Rule))
 		}
@@ -183,7 +191,7 @@ func runDemo(w io.Writer, keep bool) error {
 			mark = "MISMATCH: " + r.Problem
 			bad++
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, c.Kind, c.label(), c.Expect, r.Decision, dashIfEmpty(r.Rule), mark)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t#%d\t%s\n", i+1, c.Kind, c.label(), c.Expect, r.Decision, dashIfEmpty(r.Rule), seq, mark)
 		if r.Reason != "" {
 			reasons = append(reasons, fmt.Sprintf("%2d  %s", i+1, r.Reason))
 		}
@@ -196,11 +204,19 @@ func runDemo(w io.Writer, keep bool) error {
 			if err := post.Run(); err != nil {
 				fmt.Fprintf(w, "PostToolUse hook failed: %v\n", err)
 				bad++
+			} else {
+				seq++
+				outcomeSeq = seq
 			}
 		}
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nWhat Claude Code is told (ask: the user sees it at the prompt; deny: the model reads it):")
+	if outcomeSeq > 0 {
+		fmt.Fprintf(w, "\nRegister entries are not calls: each call is one decision entry, and entry #%d is call 1's outcome entry\n"+
+			"(PostToolUse records that the allowed call ran), so the entries after it are one ahead of the calls.\n", outcomeSeq)
+	}
+	fmt.Fprintln(w, "\nWhat Claude Code is told (ask: the user sees it at the prompt; deny: the model reads it;\n"+
+		"\"+N more\" names the other rules that fired, and a session rule the earlier entry it follows):")
 	for _, r := range reasons {
 		fmt.Fprintln(w, r)
 	}
@@ -225,6 +241,9 @@ func runDemo(w io.Writer, keep bool) error {
 	fmt.Fprintf(w, "demo: every decision as expected, register intact\n")
 	return nil
 }
+
+// demoEntry finds the entry an answer names.
+var demoEntry = regexp.MustCompile(`Register entry #(\d+)\.`)
 
 func newDemoCmd() *cobra.Command {
 	var keep bool

@@ -134,9 +134,12 @@ func checkHook(rep *doctorReport, files []loadedSettings, h ourHook, missing str
 		}
 	}
 	if !found {
-		what := "no tool call is judged"
-		if h.Event == "PostToolUse" {
-			what = "the register will not record which allowed calls ran"
+		what := map[string]string{
+			"PostToolUse":        "the register will not record which allowed calls ran",
+			"PostToolUseFailure": "a call that ran and failed is recorded as not run (and a denied call that ran anyway and failed as held)",
+		}[h.Event]
+		if what == "" {
+			what = "no tool call is judged"
 		}
 		rep.add(name, missing, fmt.Sprintf("sentinel-hook is not registered as a %s hook for every tool: %s", h.Event, what),
 			"sentinel install --user")
@@ -225,7 +228,7 @@ func checkRegister(rep *doctorReport) {
 			return
 		}
 		if errors.Is(err, os.ErrNotExist) {
-			rep.add("register", doctorWarn, fmt.Sprintf("no register yet at %s; its directory is writable, so the first hook call creates it", path), "run: sentinel demo (uses its own temporary register) or make one tool call")
+			rep.add("register", doctorWarn, fmt.Sprintf("no register yet at %s: no tool call has reached the hook (its directory is writable, so the first one creates it)", path), "make one tool call in Claude Code; sentinel demo does not create it (it uses a temporary register of its own)")
 			return
 		}
 	}

@@ -107,6 +107,10 @@ type sealOutput struct {
 	New      *seal.Record   `json:"new"`
 	Pending  *seal.Record   `json:"pending"`
 	Error    string         `json:"error,omitempty"`
+	// Code and Exit go with Error, as in every --json error (docs/cli.md):
+	// the report is the one JSON value, so the error is in it.
+	Code string `json:"code,omitempty"`
+	Exit int    `json:"exit,omitempty"`
 }
 
 // recordJSON is a seal record under --json: Rekor's answer embedded as the
@@ -266,7 +270,7 @@ pending); 5 no register or no signing key.`,
 
 func sealPrint(w io.Writer, asJSON bool, out *sealOutput, upErr error) error {
 	if upErr != nil {
-		out.Error = upErr.Error()
+		out.Error, out.Code, out.Exit = upErr.Error(), genericCode(exitError), exitError
 	}
 	if asJSON {
 		enc := json.NewEncoder(w)

@@ -4,16 +4,21 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/mod/module"
 
 	"github.com/sentinel-guard/sentinel/internal/version"
 	"github.com/sentinel-guard/sentinel/judge"
 )
 
-// versionInfo is what `sentinel version --json` prints. Commit is empty
-// (omitted) when the binary was built without VCS information, e.g. by
-// `go install ...@version` or from a tarball: unknown, not guessed.
+// versionInfo is what `sentinel version --json` prints. Commit comes from
+// the Makefile's -ldflags, else Go's VCS stamp (a build in the work tree),
+// else the revision in the module's pseudo-version (go install ...@commit
+// or @latest without a tag), and is "unknown" only where none of them is
+// there (a tagged go install, a tarball): never guessed. CommitFrom says
+// which.
 type versionInfo struct {
 	Version        string `json:"version"`
 	Module         string `json:"module"`
@@ -22,15 +27,24 @@ type versionInfo struct {
 	CatalogHash    string `json:"catalog_hash"`
 	Go             string `json:"go"`
 	Platform       string `json:"platform"`
-	Commit         string `json:"commit,omitempty"`
+	Commit         string `json:"commit"`
+	CommitFrom     string `json:"commit_from"` // ldflags, vcs, module_version or none
 	CommitTime     string `json:"commit_time,omitempty"`
 	Modified       *bool  `json:"modified,omitempty"` // the work tree had uncommitted changes
 }
 
-func buildVersion() versionInfo {
-	v := versionInfo{Version: version.Version, Module: "github.com/sentinel-guard/sentinel",
+func buildVersion() (v versionInfo) {
+	v = versionInfo{Version: version.Version, Module: "github.com/sentinel-guard/sentinel",
 		CatalogVersion: judge.CatalogVersion, CatalogHash: judge.CatalogHash(),
 		Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	defer func() {
+		if v.Commit == "" {
+			v.Commit, v.CommitFrom = "unknown", "none"
+		}
+	}()
+	if version.Commit != "" {
+		v.Commit, v.CommitFrom = version.Commit, "ldflags"
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v
@@ -45,12 +59,19 @@ func buildVersion() versionInfo {
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			v.Commit = s.Value
+			if v.Commit == "" {
+				v.Commit, v.CommitFrom = s.Value, "vcs"
+			}
 		case "vcs.time":
 			v.CommitTime = s.Value
 		case "vcs.modified":
 			m := s.Value == "true"
 			v.Modified = &m
+		}
+	}
+	if v.Commit == "" && module.IsPseudoVersion(v.ModuleVersion) {
+		if rev, err := module.PseudoVersionRev(v.ModuleVersion); err == nil {
+			v.Commit, v.CommitFrom = rev, "module_version" // the 12-hex prefix
 		}
 	}
 	return v
@@ -80,12 +101,12 @@ commit it was built from when the build knew it (omitted otherwise).`,
 			}
 			fmt.Fprintf(w, "catalog  %s (sha256 %s)\n", v.CatalogVersion, v.CatalogHash)
 			fmt.Fprintf(w, "go       %s %s\n", v.Go, v.Platform)
-			if v.Commit != "" {
+			{
 				dirty := ""
 				if v.Modified != nil && *v.Modified {
 					dirty = " (modified)"
 				}
-				fmt.Fprintf(w, "commit   %s%s %s\n", v.Commit, dirty, v.CommitTime)
+				fmt.Fprintf(w, "commit   %s%s %s\n", v.Commit, dirty, strings.TrimSpace(v.CommitTime+" ("+v.CommitFrom+")"))
 			}
 			return nil
 		},

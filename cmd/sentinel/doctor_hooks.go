@@ -88,7 +88,7 @@ func checkHookRuns(rep *doctorReport, files []loadedSettings) {
 					"point the hook at the real sentinel-hook (make build; sentinel install --"+installScope(f.Scope)+")")
 				continue
 			}
-			rep.add("hook answers", doctorOK, fmt.Sprintf("%s: %s denies a known dangerous call (rm -rf ~/), run through /bin/sh -c, and registers it", where, c.Command), "")
+			rep.add("hook answers", doctorOK, fmt.Sprintf("%s: %s denies a known dangerous call (rm -rf ~/), run through /bin/sh -c, and registers it in a throwaway state directory (yours is untouched)", where, c.Command), "")
 		}
 	}
 }
