@@ -127,6 +127,10 @@ type Selection struct {
 type Disclosure struct {
 	Input  Selection
 	Fields Selection
+	// IncludeUnsealed writes the entries after the last seal too; without
+	// it the bundle stops at the last seal (entries no seal covers fail
+	// verify, and prove nothing).
+	IncludeUnsealed bool
 }
 
 // ParseSelection reads --disclose and --fields: "all", "none", or "1,5,7-9".
@@ -169,11 +173,15 @@ type withheldEntry struct {
 // Counts says how many entries a bundle shows at each level.
 type Counts struct {
 	Entries, Input, Fields, Withheld int64
+	// LeftOut counts the entries after the last seal that were not written
+	// (Disclosure.IncludeUnsealed unset); Sealed is the last seal's size.
+	LeftOut, Sealed int64
 }
 
 // Write streams a bundle of reg to w: every entry at its disclosure level,
 // every sealed register and artifact seal, the operator key. Pending seals
-// are left out: they prove nothing yet.
+// are left out: they prove nothing yet; so are the entries after the last
+// seal unless d.IncludeUnsealed (Counts.LeftOut says how many).
 func Write(w io.Writer, reg *register.Register, operatorPEM []byte, d Disclosure, now time.Time) (Counts, error) {
 	var n Counts
 	recs, err := seal.Records(reg.DB(), seal.SubjectRegister)
@@ -188,6 +196,7 @@ func Write(w io.Writer, reg *register.Register, operatorPEM []byte, d Disclosure
 		OperatorKey: string(operatorPEM), Seals: []Seal{}, Artifacts: []Artifact{}}
 	for _, r := range recs {
 		if r.Status == seal.StatusSealed {
+			n.Sealed = int64(r.Size)
 			h.Seals = append(h.Seals, Seal{ID: r.ID, Kind: r.Kind, Size: r.Size, Root: r.Root, Head: r.Head,
 				Prev: r.Prev, Checkpoint: r.Checkpoint, Signature: r.Signature, RekorURL: r.RekorURL,
 				RekorUUID: r.RekorUUID, RekorEntry: json.RawMessage(r.RekorEntry)})
@@ -209,6 +218,10 @@ func Write(w io.Writer, reg *register.Register, operatorPEM []byte, d Disclosure
 	bw.Write(hb[:len(hb)-2])
 	bw.WriteString(",\n \"entries\": [")
 	err = reg.Each(1, func(e *register.Entry) error {
+		if !d.IncludeUnsealed && e.Seq > n.Sealed {
+			n.LeftOut++
+			return nil
+		}
 		var b []byte
 		var err error
 		switch {
@@ -442,6 +455,7 @@ func (b *Bundle) Verify(ctx context.Context, path string, o seal.VerifyOptions) 
 		if o.Operator != nil {
 			rep.OperatorKey, rep.OperatorKeyFrom = seal.Fingerprint(o.Operator), o.OperatorFrom
 		}
+		rep.OperatorPinned = o.Pinned
 		rep.Settle()
 		return rep
 	}
@@ -451,6 +465,13 @@ func (b *Bundle) Verify(ctx context.Context, path string, o seal.VerifyOptions) 
 	case err == nil && o.Operator != nil && !o.Operator.Equal(embedded):
 		return fail(fmt.Sprintf("the bundle's operator key %s is not the pinned operator key %s",
 			seal.Fingerprint(embedded), seal.Fingerprint(o.Operator)))
+	case o.Fingerprint != "" && err != nil:
+		return fail(fmt.Sprintf("the bundle's operator key: %v (the pinned fingerprint is %s)", err, o.Fingerprint))
+	case o.Fingerprint != "" && seal.Fingerprint(embedded) != o.Fingerprint:
+		return fail(fmt.Sprintf("the bundle's operator key %s is not the pinned operator fingerprint %s: a different operator",
+			seal.Fingerprint(embedded), o.Fingerprint))
+	case o.Fingerprint != "" && o.Operator == nil:
+		o.Operator = embedded
 	case err == nil && o.Operator == nil:
 		o.Operator, o.OperatorFrom = embedded, "bundle"
 	}

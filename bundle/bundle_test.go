@@ -69,7 +69,7 @@ func (f *fixture) exportLevels(t *testing.T, disclose, fields string) *bundle.Bu
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if _, err := bundle.Write(&buf, f.reg, f.pub, bundle.Disclosure{Input: sel, Fields: fsel}, time.Now()); err != nil {
+	if _, err := bundle.Write(&buf, f.reg, f.pub, bundle.Disclosure{Input: sel, Fields: fsel, IncludeUnsealed: true}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	b, err := bundle.Decode(&buf)
@@ -200,6 +200,28 @@ func TestDecodeStrict(t *testing.T) {
 	}
 }
 
+// By default a bundle stops at the last seal and counts what it left out;
+// so it verifies without --allow-unsealed.
+func TestWriteStopsAtLastSeal(t *testing.T) {
+	f := newFixture(t)
+	var buf bytes.Buffer
+	c, err := bundle.Write(&buf, f.reg, f.pub, bundle.Disclosure{Fields: bundle.Selection{All: true}}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Entries != 5 || c.LeftOut != 2 || c.Sealed != 5 {
+		t.Fatalf("counts %+v, want 5 written, 2 left out after the seal at 5", c)
+	}
+	b, err := bundle.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := b.Verify(context.Background(), "b.json", seal.VerifyOptions{Rekor: f.rkey})
+	if !rep.OK || rep.Entries != 5 || rep.Unsealed != 0 {
+		t.Fatalf("%+v", rep)
+	}
+}
+
 // A bundle read from its file streams its entries at every pass and
 // verifies exactly as the same bundle decoded into memory.
 func TestReadStreams(t *testing.T) {
@@ -207,7 +229,7 @@ func TestReadStreams(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "b.json")
 	var buf bytes.Buffer
 	sel, _ := bundle.ParseSelection("2")
-	if _, err := bundle.Write(&buf, f.reg, f.pub, bundle.Disclosure{Input: sel, Fields: bundle.Selection{All: true}}, time.Now()); err != nil {
+	if _, err := bundle.Write(&buf, f.reg, f.pub, bundle.Disclosure{Input: sel, Fields: bundle.Selection{All: true}, IncludeUnsealed: true}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {

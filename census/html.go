@@ -284,7 +284,13 @@ Read from {{.R.Sources.TranscriptFiles}} transcript files ({{.R.Sources.Subagent
 <ul>
 <li>Operator key fingerprint: {{with .R.Verify.KeyFingerprint}}<code>{{.}}</code>{{else}}<span class="null">— not given</span>{{end}}</li>
 <li>The register's latest seal: {{with .R.Verify.RegisterSeal}}Rekor entry <code>{{.UUID}}</code> in <code>{{.RekorURL}}</code>, covering entries up to {{.Seq}}, sealed {{.SealedAt}}{{else}}<span class="null">— not sealed</span>{{end}}</li>
+{{with .R.Check}}<li>This page shows <code>{{.StopsFile}}</code>, sha256 <code>{{.StopsSHA256}}</code></li>
+<li>Its census seal: {{with .CensusSeal}}Rekor log index <code>{{.LogIndex}}</code>, entry <code>{{.UUID}}</code> in <code>{{.RekorURL}}</code>, integrated {{.Integrated}}; the signed statement:<pre>{{.Statement}}</pre>{{else}}<span class="null">— not sealed: nothing ties these numbers to the operator's key</span>{{end}}</li>
+<li>The register, verified before it was read: {{.Register}}</li>{{end}}
 </ul>
+{{with .R.Check}}{{if .Commands}}<p>To check, with the fingerprint the operator published:</p>
+<pre class="commands">{{range .Commands}}{{.}}
+{{end}}</pre>{{end}}{{end}}
 <p class="note">{{.R.Verify.How}}</p>
 
 <h2>Not measured</h2>

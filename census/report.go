@@ -31,6 +31,32 @@ type Report struct {
 	NotMeasured     []NotMeasured     `json:"not_measured"`
 	AssuranceLimits []AssuranceLimit  `json:"assurance_limits"`
 	Definitions     map[string]string `json:"definitions"`
+	// Check is what the page shows to check the file; never in stops.json
+	// (which cannot name its own sha256).
+	Check *PageCheck `json:"-"`
+}
+
+// PageCheck is the page's verification block: the sha256 of the
+// stops.json the page shows, its census seal, what the register's
+// verification proved, and the exact commands that check it.
+type PageCheck struct {
+	StopsFile   string
+	StopsSHA256 string
+	// CensusSeal is the census seal of exactly these bytes; nil when the
+	// file was not sealed (--seal).
+	CensusSeal *ArtifactSealRef
+	// Register is what verifying the register proved before it was read.
+	Register string
+	Commands []string
+}
+
+// ArtifactSealRef is an artifact seal in a Rekor log.
+type ArtifactSealRef struct {
+	UUID       string
+	RekorURL   string
+	LogIndex   int64
+	Integrated string // RFC 3339
+	Statement  string // the exact signed text (its sha256 is what the log holds)
 }
 
 // Window bounds the records counted, on their own timestamps; null is open.

@@ -31,6 +31,9 @@ type Result struct {
 	// (Preregister); PreregNote says why not.
 	Preregistered bool   `json:"preregistered"`
 	PreregNote    string `json:"prereg_note,omitempty"`
+	// onRegister: measured on register entries (its cut-off has come and
+	// the metric is not the census's); MarkUnsealed reads it.
+	onRegister bool
 }
 
 // CheckReport is the outcome of Check.
@@ -40,6 +43,7 @@ type CheckReport struct {
 	Missed           int      `json:"missed"`
 	NotMeasurable    int      `json:"not_measurable"`
 	NotPreregistered int      `json:"not_preregistered"`
+	NotSealed        int      `json:"not_sealed"`
 }
 
 // Evaluate compares a measure with a prediction.
@@ -136,6 +140,7 @@ func Check(f *File, each func(func(register.Entry) error) error, stops *Stops, a
 			r.Measured = StopsMetric(stops, p.Metric)
 		default:
 			r.Measured = t.Metric(p.Metric)
+			r.onRegister = true
 		}
 		r.Status = Evaluate(p, r.Measured)
 		switch r.Status {

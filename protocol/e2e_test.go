@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -121,18 +122,22 @@ func TestEndToEndReplayOfSealedBundle(t *testing.T) {
 	}
 
 	// Seal in the test Rekor, export everything, verify the bundle.
-	x.ok("keygen")
+	// A stranger pins the operator by the fingerprint keygen printed.
+	fp := regexp.MustCompile(`SHA256:[0-9a-f]{64}`).FindString(x.ok("keygen"))
+	if fp == "" {
+		t.Fatal("keygen printed no fingerprint")
+	}
 	x.ok("seal", "--rekor-url", log.URL)
 	bundleAll := filepath.Join(work, "all.json")
 	x.ok("export", "--out", bundleAll, "--disclose", "all")
-	x.ok("verify", "--bundle", bundleAll, "--rekor-key", rekorKey)
+	x.ok("verify", "--bundle", bundleAll, "--rekor-key", rekorKey, "--operator-fingerprint", fp)
 
 	keep := x.ok("protocol", "keep", "1", "2")
 	keepFile := filepath.Join(work, "keep.txt")
 	os.WriteFile(keepFile, []byte(keep), 0o644)
 
 	// 1. The shipped catalog: nothing changes, the gate holds.
-	out := x.ok("replay", "--bundle", bundleAll, "--must-keep", keepFile, "--json")
+	out := x.ok("replay", "--rekor-key", rekorKey, "--operator-fingerprint", fp, "--bundle", bundleAll, "--must-keep", keepFile, "--json")
 	var rep struct {
 		Replayed, NotReplayable, Changed int
 		Gate                             string
@@ -154,7 +159,7 @@ func TestEndToEndReplayOfSealedBundle(t *testing.T) {
 	// the entry named, whatever else improved.
 	cand := filepath.Join(work, "candidate.toml")
 	os.WriteFile(cand, []byte(`disable = ["GIT-RESET-HARD"]`+"\n"), 0o644)
-	out, errOut, code := x.run("", "sentinel", "replay", "--bundle", bundleAll, "--must-keep", keepFile, "--config", cand)
+	out, errOut, code := x.run("", "sentinel", "replay", "--rekor-key", rekorKey, "--operator-fingerprint", fp, "--bundle", bundleAll, "--must-keep", keepFile, "--config", cand)
 	if code != 1 || !strings.Contains(errOut, "entry 1 (Bash GIT-RESET-HARD, unattended) is no longer denied: deny -> allow") ||
 		strings.Contains(errOut, "entry 2") {
 		t.Fatalf("candidate replay: exit %d\n%s\n%s", code, out, errOut)
@@ -167,7 +172,7 @@ func TestEndToEndReplayOfSealedBundle(t *testing.T) {
 	// so the gate cannot hold.
 	bundleSome := filepath.Join(work, "some.json")
 	x.ok("export", "--out", bundleSome, "--disclose", "2-7")
-	_, errOut, code = x.run("", "sentinel", "replay", "--bundle", bundleSome, "--must-keep", keepFile)
+	_, errOut, code = x.run("", "sentinel", "replay", "--rekor-key", rekorKey, "--operator-fingerprint", fp, "--bundle", bundleSome, "--must-keep", keepFile)
 	if code != 1 || !strings.Contains(errOut, "entry 1 (Bash GIT-RESET-HARD, unattended) is a commitment only") {
 		t.Fatalf("commitment-only replay: exit %d\n%s", code, errOut)
 	}
@@ -180,8 +185,8 @@ func TestEndToEndReplayOfSealedBundle(t *testing.T) {
 		t.Fatal("the test's edit did not change the bundle")
 	}
 	os.WriteFile(tampered, edited, 0o644)
-	if _, errOut, code = x.run("", "sentinel", "replay", "--bundle", tampered); code != 1 ||
-		!strings.Contains(errOut, "does not match its commitment") {
+	if _, errOut, code = x.run("", "sentinel", "replay", "--rekor-key", rekorKey, "--operator-fingerprint", fp, "--bundle", tampered); code != 1 ||
+		!strings.Contains(errOut, "does not verify, so nothing of it is read: entry 2: commitment does not match its input") {
 		t.Fatalf("tampered bundle: exit %d\n%s", code, errOut)
 	}
 
@@ -202,10 +207,10 @@ func TestEndToEndReplayOfSealedBundle(t *testing.T) {
 	// Anyone can check the predictions on a bundle of fields without inputs.
 	none := filepath.Join(work, "none.json")
 	x.ok("export", "--out", none, "--disclose", "none", "--fields", "all")
-	out = x.ok("protocol", "check", proto, "--at", "today", "--bundle", none, "--json", "--rekor-key", rekorKey)
+	out = x.ok("protocol", "check", proto, "--at", "today", "--bundle", none, "--json", "--rekor-key", rekorKey, "--operator-fingerprint", fp)
 	if !strings.Contains(out, `"held": 1`) || !strings.Contains(out, `"value": 0.5`) || !strings.Contains(out, `"preregistered": true`) {
 		t.Fatalf("protocol check on a bundle:\n%s", out)
 	}
 	// The protocol file is itself a must-keep file.
-	x.ok("replay", "--bundle", bundleAll, "--must-keep", proto)
+	x.ok("replay", "--rekor-key", rekorKey, "--operator-fingerprint", fp, "--bundle", bundleAll, "--must-keep", proto)
 }

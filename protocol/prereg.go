@@ -33,7 +33,7 @@ type Seal struct {
 // so only an interim "held" is withheld (not_preregistered: not sealed
 // yet); misses and unmeasurable readings stand.
 func Preregister(rep *CheckReport, s Seal, now time.Time) {
-	rep.Held, rep.Missed, rep.NotMeasurable, rep.NotPreregistered = 0, 0, 0, 0
+	rep.Held, rep.Missed, rep.NotMeasurable, rep.NotPreregistered, rep.NotSealed = 0, 0, 0, 0, 0
 	for i := range rep.Results {
 		r := &rep.Results[i]
 		day, err := time.Parse(DateLayout, r.Reading)
@@ -59,6 +59,8 @@ func Preregister(rep *CheckReport, s Seal, now time.Time) {
 			rep.Missed++
 		case NotPreregistered:
 			rep.NotPreregistered++
+		case NotSealed:
+			rep.NotSealed++
 		default:
 			rep.NotMeasurable++
 		}

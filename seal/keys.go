@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/secure-systems-lab/go-securesystemslib/encrypted"
 	"github.com/sigstore/sigstore/pkg/cryptoutils"
@@ -210,4 +211,19 @@ func KeyID(pub crypto.PublicKey) string {
 	}
 	sum := sha256.Sum256(der)
 	return hex.EncodeToString(sum[:])
+}
+
+// ParseFingerprint reads a fingerprint as Fingerprint prints it,
+// "SHA256:<64 hex digits>" (the prefix and the digits in any case), and
+// returns it in Fingerprint's form.
+func ParseFingerprint(s string) (string, error) {
+	t := strings.TrimSpace(s)
+	h, ok := strings.CutPrefix(strings.ToLower(t), "sha256:")
+	if !ok {
+		return "", fmt.Errorf("%q is not a fingerprint: want SHA256:<64 hex digits>, as sentinel keygen prints it", s)
+	}
+	if b, err := hex.DecodeString(h); err != nil || len(b) != sha256.Size {
+		return "", fmt.Errorf("%q is not a fingerprint: want SHA256: and 64 hex digits", s)
+	}
+	return "SHA256:" + h, nil
 }

@@ -35,7 +35,10 @@ type Report struct {
 	// signing key) or "" when there was none.
 	OperatorKey     string `json:"operator_key"`
 	OperatorKeyFrom string `json:"operator_key_from"`
-	RekorLogID      string `json:"rekor_log_id"`
+	// OperatorPinned: the key was pinned by the reader (--operator-key or
+	// --operator-fingerprint), not taken from what was verified.
+	OperatorPinned bool   `json:"operator_pinned"`
+	RekorLogID     string `json:"rekor_log_id"`
 
 	Entries      int64             `json:"entries"`             // entries read
 	ChainOK      bool              `json:"chain_ok"`            // the hash chain holds
@@ -82,7 +85,13 @@ type OnlineResult struct {
 type VerifyOptions struct {
 	Operator     *ecdsa.PublicKey // the operator key; nil: fails when there are seals
 	OperatorFrom string           // pinned, bundle, local (reported)
-	Rekor        *RekorKey        // the pinned Rekor key
+	// Pinned: Operator (or Fingerprint) came from the reader, not from the
+	// register or bundle being verified.
+	Pinned bool
+	// Fingerprint, when set, pins the operator key by its fingerprint
+	// (SHA256:<hex>): the key the bundle carries must have it.
+	Fingerprint string
+	Rekor       *RekorKey // the pinned Rekor key
 	// AllowUnsealed accepts entries no verified seal covers (reported as
 	// unsealed); without it they fail the verification: a hash chain alone
 	// is trivial to fabricate.
@@ -105,6 +114,7 @@ func VerifyStream(ctx context.Context, registerID string, next EntryStream, recs
 	if op != nil {
 		rep.OperatorKey, rep.OperatorKeyFrom = Fingerprint(op), o.OperatorFrom
 	}
+	rep.OperatorPinned = o.Pinned
 	rep.AllowUnsealed = o.AllowUnsealed
 	var sc *SealChecker
 	if len(recs) > 0 && op != nil {
@@ -192,6 +202,9 @@ func (rep *Report) Settle() {
 
 // WriteText prints the report for a person: each check, then the verdict.
 func (rep *Report) WriteText(w io.Writer) {
+	if line := rep.NotPinnedLine(); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	fmt.Fprintf(w, "%s %s (register %s)\n", rep.Source, rep.Path, rep.RegisterID)
 	switch {
 	case rep.OperatorKey == "":
@@ -293,6 +306,21 @@ func (rep *Report) WriteText(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "FAILED: %s\n", strings.TrimSpace(rep.Failure))
 	}
+}
+
+// NotPinnedLine is the first line of a report on a bundle whose operator
+// key the reader did not pin, "" otherwise: anyone can make a key and seal
+// an invented history in a public log, so a bundle checked against its own
+// key proves only that someone sealed it.
+func (rep *Report) NotPinnedLine() string {
+	if rep.Source != "bundle" || rep.OperatorPinned {
+		return ""
+	}
+	key := rep.OperatorKey
+	if key == "" {
+		key = "none"
+	}
+	return fmt.Sprintf("NOT PINNED: the operator key was not pinned (the bundle's own key is %s): pass --operator-fingerprint with the fingerprint the operator published, or --operator-key FILE", key)
 }
 
 // VerifyRegister verifies a local register and its seals in one streaming

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -39,6 +40,7 @@ func newCensusCmd() *cobra.Command {
 		rekorURL, keyFlag    string
 		title                string
 		witness              []string
+		pin                  pins
 	)
 	cmd := &cobra.Command{
 		Use:   "census",
@@ -145,19 +147,27 @@ key for --seal.`,
 					return fail(exitError, "%v", err)
 				}
 			}
+			var checked *verified
 			if regPath != "" {
-				reg, err := register.OpenReadOnly(regPath)
-				switch {
-				case errors.Is(err, register.ErrNotExist):
+				if _, err := os.Stat(regPath); errors.Is(err, os.ErrNotExist) {
 					return failCode("no_register", "no register at %s yet: no tool call has been recorded (count the transcripts alone with --no-register)", regPath)
-				case err != nil:
-					return fail(exitError, "%v", err)
-				default:
-					defer reg.Close()
-					o.Register, o.Open = outcome.Entries(reg), reg
-					defer registerProgress(cmd, reg, "reading the register", asJSON, false)()
-					o.Verify = censusVerify(reg)
 				}
+				// The register is read only once the verification verify
+				// does holds (an unsealed tail is read and said to be
+				// unsealed on the page; a broken chain or seal stops here).
+				pin.key = keyFlag
+				vo, _, err := pin.options()
+				if err != nil {
+					return err
+				}
+				if checked, err = openVerified(context.Background(), cmd, "", regPath, true, vo, &pin, "verifying the register", asJSON); err != nil {
+					return err
+				}
+				defer checked.Close()
+				reg := checked.Register
+				o.Register, o.Open = outcome.Entries(reg), reg
+				defer registerProgress(cmd, reg, "reading the register", asJSON, false)()
+				o.Verify = censusVerify(reg)
 			}
 			if o.Verify.How == "" {
 				o.Verify.How = censusVerifyHow
@@ -185,7 +195,25 @@ key for --seal.`,
 			if err != nil {
 				return fail(exitError, "writing %s: %v", out, err)
 			}
+			sum := sha256.Sum256(js.Bytes())
+			hexSum := hex.EncodeToString(sum[:])
+			// The seal comes before the page, which prints its log index.
+			var rec *seal.Record
+			w := cmd.OutOrStdout()
+			if asJSON && out != "-" {
+				if _, err := w.Write(js.Bytes()); err != nil {
+					return err
+				}
+				w = cmd.ErrOrStderr()
+			}
+			var sealErr error
+			if doSeal {
+				// A seal that fails still leaves the file and its page
+				// (saying it is not sealed); the exit says it failed.
+				rec, sealErr = sealCensus(cmd, w, regPath, out, hexSum, rekorURL, keyFlag)
+			}
 			if page != "" {
+				rep.Check = pageCheck(out, hexSum, rec, checked, seal.DefaultRekorURL)
 				var h bytes.Buffer
 				if err := rep.WriteHTML(&h); err != nil {
 					return fail(exitError, "%v", err)
@@ -194,25 +222,13 @@ key for --seal.`,
 					return fail(exitError, "writing %s: %v", page, err)
 				}
 			}
-			sum := sha256.Sum256(js.Bytes())
-			hexSum := hex.EncodeToString(sum[:])
 			if out == "-" {
 				return nil
 			}
-			w := cmd.OutOrStdout()
-			if asJSON {
-				_, err := w.Write(js.Bytes())
-				if err != nil || !doSeal {
-					return err
-				}
-				w = cmd.ErrOrStderr()
-			} else {
+			if !asJSON {
 				printCensus(w, rep, out, page, hexSum)
 			}
-			if !doSeal {
-				return nil
-			}
-			return sealCensus(cmd, w, regPath, out, hexSum, rekorURL, keyFlag)
+			return sealErr
 		},
 	}
 	f := cmd.Flags()
@@ -231,6 +247,7 @@ key for --seal.`,
 	f.BoolVar(&asJSON, "json", false, "print stops.json to stdout as well")
 	f.BoolVar(&showSchema, "schema", false, "print the JSON Schema (draft 2020-12) of stops.json and exit")
 	f.StringVar(&title, "title", "", "the title of stops.json and its page (default \""+census.DefaultTitle+"\")")
+	pin.flags(f)
 	cmd.MarkFlagsMutuallyExclusive("register", "no-register")
 	return cmd
 }
@@ -334,25 +351,77 @@ func printCensus(w io.Writer, r *census.Report, out, page, sum string) {
 
 // sealCensus seals the written file's sha256 with the operator key and
 // keeps the record beside the register's seals.
-func sealCensus(cmd *cobra.Command, w io.Writer, regPath, out, sum, rekorURL, keyFlag string) error {
+func sealCensus(cmd *cobra.Command, w io.Writer, regPath, out, sum, rekorURL, keyFlag string) (*seal.Record, error) {
 	if regPath == "" {
-		return fail(exitUsage, "--seal keeps the seal beside the register: it cannot be used with --no-register")
+		return nil, fail(exitUsage, "--seal keeps the seal beside the register: it cannot be used with --no-register")
 	}
 	rekorURL, key, err := sealTarget(cmd, rekorURL, keyFlag)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	reg, err := register.Open(regPath)
 	if err != nil {
-		return fail(exitError, "%v", err)
+		return nil, fail(exitError, "%v", err)
 	}
 	defer reg.Close()
 	rec, err := seal.SealArtifact(context.Background(), reg.DB(), seal.Options{RekorURL: rekorURL, Key: key}, censusArtifactKind, sum)
 	if err != nil {
-		return fail(exitError, "sealing %s: %v (the seal is kept as pending)", out, err)
+		return nil, fail(exitError, "sealing %s: %v (the seal is kept as pending)", out, err)
 	}
 	printArtifactSeal(w, out, sum, rec) // cmd_protocol.go
-	return nil
+	return rec, nil
+}
+
+// pageCheck is the page's verification block: the sha256 of the stops.json
+// it shows, the census seal of exactly those bytes (nil when not sealed),
+// what verifying the register proved, and the commands a stranger runs with
+// the page, the stops.json published with it and the operator's published
+// fingerprint.
+func pageCheck(out, sum string, rec *seal.Record, checked *verified, publicGood string) *census.PageCheck {
+	pc := &census.PageCheck{StopsFile: filepath.Base(out), StopsSHA256: sum, Register: "no register was read"}
+	if checked != nil {
+		r := checked.Rep
+		switch {
+		case r.Sealed == 0:
+			pc.Register = fmt.Sprintf("%d entries, chain intact, none sealed: the register's counts rest on the operator alone", r.Entries)
+		case r.Unsealed > 0:
+			pc.Register = fmt.Sprintf("entries 1..%d sealed and verified (operator key %s, log %s); the %d entries after the last seal were read but are not sealed", r.Sealed, r.OperatorKey, r.RekorLogID, r.Unsealed)
+		default:
+			pc.Register = fmt.Sprintf("all %d entries sealed and verified (operator key %s, log %s)", r.Sealed, r.OperatorKey, r.RekorLogID)
+		}
+	}
+	pc.Commands = []string{"sha256sum " + pc.StopsFile + "   # must print " + sum}
+	if rec == nil || rec.Status != seal.StatusSealed {
+		return pc
+	}
+	ref := &census.ArtifactSealRef{UUID: rec.RekorUUID, RekorURL: rec.RekorURL, Statement: rec.Checkpoint}
+	if e, err := rec.Entry(); err == nil {
+		ref.LogIndex = *e.LogIndex
+	}
+	if t, ok := rec.IntegratedAt(); ok {
+		ref.Integrated = t.Format(time.RFC3339)
+	}
+	pc.CensusSeal = ref
+	st, err := seal.ParseArtifactStatement(rec.Checkpoint)
+	if err != nil {
+		return pc
+	}
+	fp := "SHA256:<the fingerprint the operator published>"
+	if pub, err := seal.ParsePublicKey([]byte(rec.PublicKey)); err == nil {
+		fp = seal.Fingerprint(pub)
+	}
+	log := ""
+	if rec.RekorURL != publicGood {
+		log = " --rekor-url " + rec.RekorURL + " --rekor-key rekor.pub"
+	}
+	pc.Commands = append(pc.Commands,
+		fmt.Sprintf("sentinel verify --artifact %s --kind %s --time %s --rekor-uuid %s --operator-fingerprint %s%s",
+			pc.StopsFile, st.Kind, st.Time.UTC().Format(time.RFC3339), rec.RekorUUID, fp, log),
+		"# the fingerprint must be the one the operator published elsewhere: a page cannot vouch for itself")
+	if log != "" {
+		pc.Commands = append(pc.Commands, "# rekor.pub: the public key of the log at "+rec.RekorURL+", as its operator publishes it (a private log: the time rests on whoever runs it)")
+	}
+	return pc
 }
 
 // printWitness says where the unattended flags fall against the

@@ -18,7 +18,7 @@ import (
 
 func newExportCmd() *cobra.Command {
 	var out, disclose, fields, keyFlag string
-	var asJSON bool
+	var asJSON, includeUnsealed bool
 	cmd := &cobra.Command{
 		Use:   "export --out PATH",
 		Short: "Export a self-contained bundle for a third party to verify",
@@ -50,6 +50,11 @@ against the same seals. SEL is all, none or e.g. 1,5,7-9.
 Sealed artifact statements (protocol files, census) travel in the bundle too,
 each with its exact signed text: its sha256 is what the log holds. Pending
 seals are not exported: they prove nothing yet.
+
+The bundle stops at the last seal: entries after it are left out (export
+says how many), because entries no seal covers prove nothing and make
+'verify --bundle' fail. --include-unsealed writes them too (verify then
+needs --allow-unsealed). Run 'sentinel seal' first to export everything.
 
 The bundle is written with mode 0600: disclosed inputs may be sensitive.
 
@@ -101,7 +106,7 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 				return fail(exitError, "export: %v", err)
 			}
 			defer tmp.Abort()
-			c, err := bundle.Write(tmp, reg, pubPEM, bundle.Disclosure{Input: sel, Fields: fsel}, time.Now())
+			c, err := bundle.Write(tmp, reg, pubPEM, bundle.Disclosure{Input: sel, Fields: fsel, IncludeUnsealed: includeUnsealed}, time.Now())
 			if err == nil {
 				err = tmp.Commit()
 			}
@@ -110,8 +115,12 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 			}
 			if !sel.All {
 				for q := range sel.Seqs {
+					if q > c.Entries+c.LeftOut {
+						fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: note: entry %d does not exist (the register has %d)\n", q, c.Entries+c.LeftOut)
+						break
+					}
 					if q > c.Entries {
-						fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: note: entry %d does not exist (the register has %d)\n", q, c.Entries)
+						fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: note: entry %d is after the last seal and was left out\n", q)
 						break
 					}
 				}
@@ -123,9 +132,13 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 					fp = seal.Fingerprint(pub)
 				}
 				return protoJSON(cmd.OutOrStdout(), map[string]any{"bundle": out, "entries": c.Entries, "disclosed": c.Input,
-					"fields_only": c.Fields, "withheld": c.Withheld, "bytes": size, "operator_fingerprint": fp})
+					"fields_only": c.Fields, "withheld": c.Withheld, "bytes": size, "operator_fingerprint": fp,
+					"sealed_through": c.Sealed, "left_out_unsealed": c.LeftOut, "include_unsealed": includeUnsealed})
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d entries (%d disclosed, %d with fields only, %d withheld)\n", out, c.Entries, c.Input, c.Fields, c.Withheld)
+			if c.LeftOut > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "left out: entries %d..%d, after the last seal (they prove nothing yet: run sentinel seal, or pass --include-unsealed)\n", c.Sealed+1, c.Sealed+c.LeftOut)
+			}
 			return nil
 		},
 	}
@@ -134,6 +147,7 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 	f.StringVar(&disclose, "disclose", "none", "entries shown in full, with their input: all, none, or e.g. 1,5,7-9")
 	f.StringVar(&fields, "fields", "none", "entries shown with their fields but not their input; the rest are withheld (hash only)")
 	f.BoolVar(&asJSON, "json", false, "print what was written as JSON")
+	f.BoolVar(&includeUnsealed, "include-unsealed", false, "also write the entries after the last seal (they prove nothing; verify needs --allow-unsealed)")
 	f.StringVar(&keyFlag, "key", "", "the signing key whose .pub goes into the bundle (default: sentinel keygen's)")
 	return cmd
 }

@@ -16,10 +16,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sentinel-guard/sentinel/bundle"
 	"github.com/sentinel-guard/sentinel/census"
 	"github.com/sentinel-guard/sentinel/judge"
-	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/seal"
@@ -101,7 +99,8 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 	sealCmd.Flags().BoolVar(&sJSON, "json", false, "print the seal record as JSON")
 	proto.AddCommand(sealCmd)
 
-	var at, stopsPath, bundlePath, rekorKeyPath, operatorKeyPath string
+	var at, stopsPath, bundlePath string
+	var pin pins
 	var cJSON bool
 	var witnessPaths []string
 	check := &cobra.Command{
@@ -150,73 +149,46 @@ bundle or stops.json could not be read.`,
 					return fail(exitUsage, "--at %q: want a date YYYY-MM-DD or today", at)
 				}
 			}
+			o, _, err := pin.options()
+			if err != nil {
+				return err
+			}
+			// Everything read goes through the verification verify does:
+			// the register or bundle, its seals, its artifact seals.
+			v, err := openVerified(context.Background(), cmd, bundlePath, "", bundlePath == "", o, &pin, "verifying", cJSON)
+			if err != nil {
+				return err
+			}
+			defer v.Close()
 			var stops *protocol.Stops
 			if stopsPath != "" {
-				if stops, err = readStops(stopsPath); err != nil {
-					return fail(exitError, "%v", err)
-				}
-			}
-			rk, err := seal.LoadRekorKey(rekorKeyPath)
-			if err != nil {
-				return fail(exitError, "Rekor key: %v", err)
-			}
-			var operator *ecdsa.PublicKey
-			if operatorKeyPath != "" {
-				if operator, err = seal.LoadPublicKey(operatorKeyPath); err != nil {
-					return fail(exitError, "operator key: %v", err)
-				}
-			}
-			var each func(func(register.Entry) error) error
-			var arts []*seal.Record
-			if bundlePath != "" {
-				var closeFn func()
-				if each, _, closeFn, err = replayBundle(bundlePath, nil); err != nil {
+				if stops, err = readSealedStops(stopsPath, v); err != nil {
 					return err
-				}
-				defer closeFn()
-				b, err := bundle.Read(bundlePath)
-				if err != nil {
-					return fail(exitError, "--bundle %s: %v", bundlePath, err)
-				}
-				arts = b.ArtifactRecords()
-				if operator == nil {
-					operator, _ = seal.ParsePublicKey([]byte(b.OperatorKey))
-				}
-			} else {
-				r, err := protoOpenRegister(true)
-				if err != nil {
-					return err
-				}
-				defer r.Close()
-				each = outcome.Entries(r)
-				if arts, err = seal.Records(r.DB(), seal.SubjectArtifact); err != nil {
-					return fail(exitError, "reading the seals: %v", err)
-				}
-				if operator == nil {
-					if keyPath, err := sealKeyPath(keyFlag); err == nil {
-						operator, _ = seal.LoadPublicKey(seal.PublicKeyPath(keyPath))
-					}
 				}
 			}
 			sum, err := fileSHA256(args[0])
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
-			pre, sealStatus := protocolSeal(context.Background(), arts, sum, operator, rk)
+			pre, sealStatus := protocolSeal(context.Background(), v.Artifacts, sum, v.Operator, o.Rekor)
 			now := time.Now()
-			rep, err := protocol.Check(f, each, stops, atT, now)
+			rep, err := protocol.Check(f, v.Each, stops, atT, now)
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
+			protocol.MarkUnsealed(rep, protocol.Unsealed{N: v.Unsealed, First: v.FirstUnsealed})
 			protocol.Preregister(rep, pre, now)
 			out := checkOutput{File: args[0], CheckReport: rep,
 				CatalogVersion: f.CatalogVersion, RunningCatalogVersion: judge.CatalogVersion,
 				CatalogHash: f.CatalogHash, RunningCatalogHash: judge.CatalogHash()}
 			out.CatalogMatches = out.CatalogVersion == out.RunningCatalogVersion && out.CatalogHash == out.RunningCatalogHash
 			out.Seal = sealStatus
-			if out.Witness, err = protocolWitness(witnessPaths, each, atT); err != nil {
+			if out.Witness, err = protocolWitness(witnessPaths, v.Each, atT); err != nil {
 				return err
 			}
+			out.Verified = v.Rep.Proved
+			out.OperatorKey, out.OperatorKeyFrom, out.OperatorPinned = v.Rep.OperatorKey, v.Rep.OperatorKeyFrom, v.Rep.OperatorPinned
+			out.NotPinned = v.Rep.NotPinnedLine()
 			w := cmd.OutOrStdout()
 			if cJSON {
 				if err := protoJSON(w, out); err != nil {
@@ -226,15 +198,13 @@ bundle or stops.json could not be read.`,
 				printCheck(w, &out)
 				printWitness(w, out.Witness)
 			}
-			if rep.Missed > 0 || rep.NotPreregistered > 0 {
+			if rep.Missed > 0 || rep.NotPreregistered > 0 || rep.NotSealed > 0 {
 				return exitCode(exitFailure)
 			}
-			return nil
+			return notPinned(v.Rep)
 		},
 	}
-	check.Flags().StringVar(&rekorKeyPath, "rekor-key", "", "pin this Rekor public key (PEM) instead of the public-good key")
-	check.Flags().StringVar(&operatorKeyPath, "operator-key", "", "pin this operator public key (default: the bundle's, or beside the signing key)")
-	check.Flags().StringVar(&keyFlag, "key", "", "the signing key whose .pub to use (default: sentinel keygen's)")
+	pin.flags(check.Flags())
 	check.Flags().StringVar(&at, "at", "", "read every prediction as of DATE (YYYY-MM-DD, or today) instead of its reading date")
 	check.Flags().StringVar(&stopsPath, "stops", "", "the census stops.json, for harness stops and the human cell")
 	check.Flags().StringVar(&bundlePath, "bundle", "", "read an exported bundle instead of the local register (anyone can check)")
@@ -323,6 +293,13 @@ type checkOutput struct {
 	RunningCatalogHash    string `json:"running_catalog_hash"`
 	CatalogMatches        bool   `json:"catalog_matches"`
 	Seal                  string `json:"seal"`
+	// Verified is what the verification of the register or bundle proved
+	// (verify's "proves:" line): nothing else was read.
+	Verified        string `json:"verified"`
+	OperatorKey     string `json:"operator_key"`
+	OperatorKeyFrom string `json:"operator_key_from"`
+	OperatorPinned  bool   `json:"operator_pinned"`
+	NotPinned       string `json:"not_pinned,omitempty"`
 	*protocol.CheckReport
 	Witness *census.WitnessCounts `json:"witness,omitempty"` // --witness (witness.go)
 }
@@ -353,8 +330,14 @@ func protocolSeal(ctx context.Context, recs []*seal.Record, sum string, operator
 		return protocol.Seal{Missing: "seal does not verify"}, fmt.Sprintf("seal %d does not verify: %v", rec.ID, err)
 	}
 	t, _ := rec.IntegratedAt()
-	return protocol.Seal{Integrated: t}, fmt.Sprintf("sealed in Rekor entry %s, integrated %s (sha256 %s, operator key %s, log %s)",
+	status := fmt.Sprintf("sealed in Rekor entry %s, integrated %s (sha256 %s, operator key %s, log %s)",
 		rec.RekorUUID, t.Format(time.RFC3339), sum, seal.Fingerprint(operator), rk.LogID)
+	if !rk.PublicGood() {
+		// No RFC 3161 timestamp from another authority is checked: on a log
+		// the operator may run, the integrated time is that log's word.
+		status += "; the time rests on whoever runs that log (not the public-good log), possibly the operator: no independent timestamp was checked"
+	}
+	return protocol.Seal{Integrated: t}, status
 }
 
 func statementSHA256(rec *seal.Record) string {
@@ -379,7 +362,10 @@ func printArtifactSeal(w io.Writer, file, sum string, rec *seal.Record) {
 }
 
 func printCheck(w io.Writer, o *checkOutput) {
-	fmt.Fprintf(w, "protocol %s\n  seal: %s\n", o.File, o.Seal)
+	if o.NotPinned != "" {
+		fmt.Fprintln(w, o.NotPinned)
+	}
+	fmt.Fprintf(w, "protocol %s\n  seal: %s\n  read: %s\n", o.File, o.Seal, o.Verified)
 	if !o.CatalogMatches {
 		fmt.Fprintf(w, "  note: written against catalog %s (%s); this sentinel runs %s (%s)\n",
 			o.CatalogVersion, o.CatalogHash, o.RunningCatalogVersion, o.RunningCatalogHash)
@@ -395,19 +381,25 @@ func printCheck(w io.Writer, o *checkOutput) {
 		if r.Interim {
 			asOf += " (interim)"
 		}
-		if status == protocol.NotPreregistered {
+		switch status {
+		case protocol.NotPreregistered:
 			status = "NOT PRE-REGISTERED"
+		case protocol.NotSealed:
+			status = "NOT SEALED"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Statement, r.Reading, asOf, status, measured(r.Measured))
 	}
 	tw.Flush()
 	for _, r := range o.Results {
-		if r.Status == protocol.NotPreregistered {
+		switch r.Status {
+		case protocol.NotPreregistered:
 			fmt.Fprintf(w, "  %s: %s\n", r.ID, r.PreregNote)
+		case protocol.NotSealed:
+			fmt.Fprintf(w, "  %s: %s\n", r.ID, r.Note)
 		}
 	}
-	fmt.Fprintf(w, "held %d, missed %d, not measurable %d, not pre-registered %d (neither is ever counted as held)\n",
-		o.Held, o.Missed, o.NotMeasurable, o.NotPreregistered)
+	fmt.Fprintf(w, "held %d, missed %d, not measurable %d, not pre-registered %d, not sealed %d (none of the last three is ever counted as held)\n",
+		o.Held, o.Missed, o.NotMeasurable, o.NotPreregistered, o.NotSealed)
 }
 
 // measured renders a measure: the value with its basis, or why there is none.
@@ -444,6 +436,26 @@ type stopsJSON struct {
 
 // harnessRateKey is the census rate of the harness's own stops.
 const harnessRateKey = "harness_stops_per_100_tool_calls"
+
+// readSealedStops reads a stops.json only if a verified census seal of the
+// register or bundle names exactly its bytes' sha256: an edited or unsealed
+// stops.json proves nothing, so it is not read.
+func readSealedStops(path string, v *verified) (*protocol.Stops, error) {
+	sum, err := fileSHA256(path)
+	if err != nil {
+		return nil, fail(exitError, "--stops: %v", err)
+	}
+	rec := seal.FindArtifact(v.Artifacts, censusArtifactKind, sum)
+	if rec == nil {
+		return nil, fail(exitFailure, "--stops %s: its sha256 %s is named by no verified census seal in %s: an edited or unsealed stops.json proves nothing, so it is not read (the operator seals it with 'sentinel census --seal')", path, sum, v.Label)
+	}
+	s, err := readStops(path)
+	if err != nil {
+		return nil, fail(exitError, "%v", err)
+	}
+	s.Source = fmt.Sprintf("%s (sha256 %s, census seal %s)", path, sum, rec.RekorUUID)
+	return s, nil
+}
 
 // readStops reads what predictions need from a census stops.json.
 func readStops(path string) (*protocol.Stops, error) {

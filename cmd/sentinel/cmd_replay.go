@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,13 +14,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sentinel-guard/sentinel/bundle"
 	"github.com/sentinel-guard/sentinel/internal/paths"
 	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
-	"github.com/sentinel-guard/sentinel/seal"
 	"github.com/sentinel-guard/sentinel/toolcall"
 )
 
@@ -35,6 +34,7 @@ type replayOutput struct {
 func newReplayCmd() *cobra.Command {
 	var bundlePath, mustKeepPath, configPath string
 	var asJSON bool
+	var pin pins
 	cmd := &cobra.Command{
 		Use:   "replay",
 		Short: "Re-decide the whole register with this binary's catalog; gate on must-keep hits",
@@ -76,7 +76,7 @@ bundle, configuration or must-keep file, 5 no register.`,
 			if err != nil {
 				return err
 			}
-			src, source, closeFn, err := replaySource(cmd, bundlePath, asJSON)
+			src, source, closeFn, err := replaySource(cmd, bundlePath, &pin, asJSON)
 			if err != nil {
 				return err
 			}
@@ -115,6 +115,7 @@ bundle, configuration or must-keep file, 5 no register.`,
 	cmd.Flags().StringVar(&mustKeepPath, "must-keep", "", "entries that must still be denied (SEQ COMMITMENT lines, or .toml)")
 	cmd.Flags().StringVar(&configPath, "config", "", "operator configuration to replay under (default: your config.toml)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	pin.flags(cmd.Flags()) // for --bundle
 	return cmd
 }
 
@@ -154,12 +155,11 @@ func replayEnv() judge.Env {
 	return toolcall.NewEnviron(os.Getenv).JudgeEnv("", nil, false)
 }
 
-// replaySource streams the local register (with its indexes), or a bundle.
-func replaySource(cmd *cobra.Command, bundlePath string, asJSON bool) (protocol.Source, string, func(), error) {
+// replaySource streams the local register (with its indexes), or a bundle
+// read through the verification verify does (replayBundle).
+func replaySource(cmd *cobra.Command, bundlePath string, pin *pins, asJSON bool) (protocol.Source, string, func(), error) {
 	if bundlePath != "" {
-		each, name, closeFn, err := replayBundle(bundlePath, func(b *bundle.Bundle) func() {
-			return bundleProgress(cmd, b, "replaying", asJSON)
-		})
+		each, name, closeFn, err := replayBundle(cmd, bundlePath, pin, asJSON)
 		return protocol.Source{Each: each}, name, closeFn, err
 	}
 	r, err := protoOpenRegister(true)
@@ -280,50 +280,29 @@ func replayKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// replayBundle streams the entries of an exported bundle. Each disclosed
-// input is checked against its commitment and every entry against the hash
-// chain first: replay must judge exactly what was sealed. (The seals
-// themselves are checked by 'sentinel verify --bundle'.)
-// replayBundle checks a bundle's chain and streams it; progress, when not
-// nil, draws the passes until the returned close function.
-func replayBundle(path string, progress func(*bundle.Bundle) func()) (func(func(register.Entry) error) error, string, func(), error) {
-	b, err := bundle.Read(path)
+// replayBundle streams the entries of an exported bundle that verify
+// accepts (openVerified): only the entries its verified seals cover; a
+// bundle that does not verify, or has no verified seal, is not replayed. A
+// bundle checked against its own operator key (no pin) is replayed with a
+// NOT PINNED line on stderr.
+func replayBundle(cmd *cobra.Command, path string, pin *pins, asJSON bool) (func(func(register.Entry) error) error, string, func(), error) {
+	o, _, err := pin.options()
 	if err != nil {
-		return nil, "", nil, fail(exitError, "--bundle %s: %v", path, err)
-	}
-	stop := func() {}
-	if progress != nil {
-		stop = progress(b)
-	}
-	// A first streaming pass checks the chain and every disclosed input;
-	// the caller's pass streams again (constant memory at any size).
-	prev := register.GenesisHash
-	var want int64 = 1
-	err = b.Each(func(e *register.Entry) error {
-		switch {
-		case e.Seq != want:
-			return fail(exitFailure, "--bundle %s: entry %d where entry %d belongs: the chain is broken", path, e.Seq, want)
-		case e.Input != nil && (e.Salt == nil || register.Commit(e.Salt, e.Input) != e.Commitment):
-			return fail(exitFailure, "--bundle %s: entry %d: the disclosed input does not match its commitment", path, e.Seq)
-		case e.PrevHash != prev || (!seal.Withheld(e) && register.EntryHash(e) != e.Hash):
-			return fail(exitFailure, "--bundle %s: entry %d breaks the hash chain", path, e.Seq)
-		}
-		prev, want = e.Hash, want+1
-		return nil
-	})
-	var ee *exitErr
-	if err != nil {
-		stop()
-	}
-	if errors.As(err, &ee) {
 		return nil, "", nil, err
-	} else if err != nil {
-		return nil, "", nil, fail(exitError, "--bundle %s: %v", path, err)
 	}
-	each := func(fn func(register.Entry) error) error {
-		return b.Each(func(e *register.Entry) error { return fn(*e) })
+	v, err := openVerified(context.Background(), cmd, path, "", false, o, pin, "verifying the bundle", asJSON)
+	if err != nil {
+		return nil, "", nil, err
 	}
-	return each, "bundle " + path, stop, nil
+	if line := v.Rep.NotPinnedLine(); line != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "sentinel: "+line)
+	}
+	name := "bundle " + path
+	if v.Unsealed > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: %d entries after the last verified seal are not replayed: they prove nothing until sealed\n", v.Unsealed)
+		name += fmt.Sprintf(" (entries 1..%d, sealed; %d unsealed not read)", v.Rep.Sealed, v.Unsealed)
+	}
+	return v.Each, name, v.Close, nil
 }
 
 // maxListed is how many changes the table lists.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -22,7 +21,9 @@ import (
 var verifyFindings = []func(rep *seal.Report, reg *register.Register, b *bundle.Bundle){breachFindings}
 
 func newVerifyCmd() *cobra.Command {
-	var bundlePath, rekorKeyPath, operatorKeyPath, keyFlag, rekorURL string
+	var bundlePath, rekorURL string
+	var pin pins
+	var art artifactCheck
 	var online, asJSON, allowUnsealed bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
@@ -46,11 +47,13 @@ what that proves:
      is trivial to fabricate. --allow-unsealed accepts them (reported as
      unsealed, proving nothing; the verdict names the flag).
 
-The operator key's fingerprint and the Rekor log id are always printed. The
-operator key is the public key beside the signing key (sentinel keygen); for a
-bundle, the key inside it: compare its fingerprint with the one the operator
-published, or better pin it with --operator-key (the documented way; see
-docs/verify-a-register.md).
+The operator key's fingerprint and the Rekor log id are always printed. Pin
+the operator: --operator-fingerprint SHA256:... (the fingerprint the operator
+published) or --operator-key FILE. A bundle checked only against the key it
+carries exits 6 (not_pinned) and its first line says NOT PINNED: anyone can
+make a key and seal an invented history in the public log. The local
+register is checked against the public key beside the signing key unless
+pinned (see docs/verify-a-register.md).
 
 Offline by default, pinned to the public-good Rekor key built into sentinel.
 For a private log pin its key: --rekor-key FILE, else $SIGSTORE_REKOR_PUBLIC_KEY
@@ -66,8 +69,10 @@ Exit codes: 0 everything checked holds; 1 verification failed (the first
 failure is named precisely, e.g. "entry 4711: hash does not match its
 content", or entries are unsealed); 3 usage; 4 could not read the register,
 bundle or keys, or reach or search the log with --online; 5 no register, or no
-operator key for a sealed one.`,
+operator key for a sealed one; 6 a bundle that holds, but the operator key was
+not pinned.`,
 		Example: `  sentinel verify --allow-unsealed            # the live register: its tail is not sealed yet
+  sentinel verify --bundle audit-2026-11.json --operator-fingerprint SHA256:5f1c...
   sentinel verify --bundle audit-2026-11.json --operator-key operator.pub
   sentinel verify --bundle audit.json --operator-key operator.pub --online --json
   sentinel verify --online --rekor-key private-log.pub --rekor-url https://rekor.example`,
@@ -75,17 +80,18 @@ operator key for a sealed one.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
-			rk, keyFrom, err := rekorKey(rekorKeyPath)
+			o, keyFrom, err := pin.options()
 			if err != nil {
 				return err
 			}
-			o := seal.VerifyOptions{Rekor: rk, AllowUnsealed: allowUnsealed}
-			if operatorKeyPath != "" {
-				if o.Operator, err = seal.LoadPublicKey(operatorKeyPath); err != nil {
-					return fail(exitError, "operator key: %v", err)
+			rk := o.Rekor
+			if art.file != "" {
+				if bundlePath != "" || online || allowUnsealed {
+					return fail(exitUsage, "--artifact checks one file against the log: it takes no --bundle, --online or --allow-unsealed")
 				}
-				o.OperatorFrom = "pinned with --operator-key"
+				return art.run(ctx, cmd, o, rekorURL, asJSON)
 			}
+			o.AllowUnsealed = allowUnsealed
 			var rep *seal.Report
 			var recs []*seal.Record // every seal, of every subject: what the log may hold
 			if bundlePath != "" {
@@ -121,22 +127,8 @@ operator key for a sealed one.`,
 					}
 					recs = append(recs, rs...)
 				}
-				if o.Operator == nil {
-					keyPath, err := sealKeyPath(keyFlag)
-					if err != nil {
-						return fail(exitError, "%v", err)
-					}
-					pub := seal.PublicKeyPath(keyPath)
-					o.Operator, err = seal.LoadPublicKey(pub)
-					switch {
-					case errors.Is(err, fs.ErrNotExist) && (len(recs) > 0 || online):
-						return failCode("no_key", "the register has seals (or --online needs the operator key) but there is no operator public key at %s: pass --operator-key", pub)
-					case errors.Is(err, fs.ErrNotExist):
-					case err != nil:
-						return fail(exitError, "operator key: %v", err)
-					default:
-						o.OperatorFrom = "local: " + pub
-					}
+				if err := pin.localOperator(&o, len(recs) > 0 || online); err != nil {
+					return err
 				}
 				stop := registerProgress(cmd, reg, "verifying", asJSON, false)
 				rep, err = seal.VerifyRegister(ctx, reg, o)
@@ -171,7 +163,7 @@ operator key for a sealed one.`,
 			case onlineErr != nil:
 				return fail(exitError, "%v", onlineErr)
 			}
-			return nil
+			return notPinned(rep)
 		},
 	}
 	f := cmd.Flags()
@@ -179,10 +171,12 @@ operator key for a sealed one.`,
 	f.BoolVar(&online, "online", false, "also ask the live Rekor log: each seal's entry, a consistency proof, and every entry the operator key signed (search index)")
 	f.BoolVar(&allowUnsealed, "allow-unsealed", false, "accept entries no verified seal covers (reported as unsealed, proving nothing) instead of failing")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	f.StringVar(&rekorKeyPath, "rekor-key", "", "pin this Rekor public key (PEM) instead of the public-good key (env SIGSTORE_REKOR_PUBLIC_KEY)")
-	f.StringVar(&operatorKeyPath, "operator-key", "", "pin this operator public key (PEM)")
-	f.StringVar(&keyFlag, "key", "", "the signing key whose .pub to use (default: sentinel keygen's)")
-	f.StringVar(&rekorURL, "rekor-url", "", "with --online: ask this log instead of the one each seal was made in")
+	pin.flags(f)
+	f.StringVar(&art.file, "artifact", "", "check that this file (a stops.json, a protocol file) is sealed: with --kind, --time and --rekor-uuid, as the census page prints them")
+	f.StringVar(&art.kind, "kind", "census", "with --artifact: the statement's kind (census, protocol)")
+	f.StringVar(&art.time, "time", "", "with --artifact: the statement's time line (RFC 3339)")
+	f.StringVar(&art.uuid, "rekor-uuid", "", "with --artifact: the log entry of the seal")
+	f.StringVar(&rekorURL, "rekor-url", "", "with --online or --artifact: the URL of the log the pinned Rekor key belongs to (default: the public-good log for the built-in key; required for any other)")
 	f.DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long")
 	return cmd
 }
@@ -209,4 +203,68 @@ func verifyOnline(ctx context.Context, rep *seal.Report, recs []*seal.Record, rk
 	}
 	rep.Settle()
 	return err
+}
+
+// artifactCheck is verify --artifact: one file's seal, checked in the log
+// the pinned key belongs to, from what a census page prints.
+type artifactCheck struct {
+	file, kind, time, uuid string
+}
+
+func (a *artifactCheck) run(ctx context.Context, cmd *cobra.Command, o seal.VerifyOptions, url string, asJSON bool) error {
+	if a.time == "" || a.uuid == "" {
+		return fail(exitUsage, "--artifact needs --time (the statement's time line) and --rekor-uuid (the seal's log entry), as the census page prints them")
+	}
+	t, err := time.Parse(time.RFC3339, a.time)
+	if err != nil {
+		return fail(exitUsage, "--time %q: want RFC 3339, as the statement's time line", a.time)
+	}
+	sum, err := fileSHA256(a.file)
+	if err != nil {
+		return fail(exitError, "%v", err)
+	}
+	statement, err := seal.ArtifactStatement(a.kind, sum, t)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	if url, err = seal.LogURL(o.Rekor, url); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	fp := o.Fingerprint
+	rec, signer, err := seal.FetchArtifactSeal(ctx, url, a.uuid, statement, o.Operator, fp, o.Rekor)
+	var ue *seal.UnreachableError
+	switch {
+	case errors.As(err, &ue):
+		return fail(exitError, "%v", err)
+	case err != nil:
+		return fail(exitFailure, "%s (sha256 %s) is not sealed by that entry: %v", a.file, sum, err)
+	}
+	pinned := o.Operator != nil || fp != ""
+	out := map[string]any{"file": a.file, "sha256": sum, "statement": string(statement), "rekor_url": url,
+		"rekor_uuid": rec.RekorUUID, "operator_key": seal.Fingerprint(signer), "operator_pinned": pinned, "rekor_log_id": o.Rekor.LogID, "ok": true}
+	if t, ok := rec.IntegratedAt(); ok {
+		out["integrated_time"] = t.Format(time.RFC3339)
+	}
+	if e, err := rec.Entry(); err == nil {
+		out["log_index"] = *e.LogIndex
+	}
+	w := cmd.OutOrStdout()
+	notPinnedLine := fmt.Sprintf("NOT PINNED: the operator key was not pinned (the entry's signer is %s): pass --operator-fingerprint with the fingerprint the operator published", seal.Fingerprint(signer))
+	if asJSON {
+		if err := protoJSON(w, out); err != nil {
+			return err
+		}
+	} else {
+		if !pinned {
+			fmt.Fprintln(w, notPinnedLine)
+		}
+		fmt.Fprintf(w, "artifact %s: sha256 %s\nstatement:\n  %s\n", a.file, sum, strings.ReplaceAll(strings.TrimSuffix(string(statement), "\n"), "\n", "\n  "))
+		fmt.Fprintf(w, "sealed: Rekor log index %v, entry %s at %s, integrated %v\noperator key: %s\nrekor log id: %s\n", out["log_index"], rec.RekorUUID, url, out["integrated_time"], seal.Fingerprint(signer), o.Rekor.LogID)
+		fmt.Fprintf(w, "proves: this exact file was signed by the operator key %s and in the log %s by %v; not that its numbers are true\n", seal.Fingerprint(signer), o.Rekor.LogID, out["integrated_time"])
+		fmt.Fprintln(w, "OK")
+	}
+	if !pinned {
+		return failCode("not_pinned", "%s", notPinnedLine)
+	}
+	return nil
 }

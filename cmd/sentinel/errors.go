@@ -20,6 +20,10 @@ const (
 	exitUsage   = 3 // bad flags or arguments, unknown subcommand
 	exitError   = 4 // could not do the work (I/O, unreachable service, bad key, ...)
 	exitMissing = 5 // what the command needs is not there yet (no register, no signing key, no such entry)
+	// exitNotPinned: what was checked holds, but only against the operator
+	// key the bundle carries; the reader pinned none, so it proves only that
+	// someone sealed it.
+	exitNotPinned = 6
 )
 
 // errorCode is one stable error code: scripts read `.code` under --json,
@@ -45,6 +49,7 @@ var errorCodes = []errorCode{
 	{"no_register", exitMissing, "there is no register yet (no tool call recorded): every command that reads it"},
 	{"no_key", exitMissing, "there is no signing key or operator public key (run sentinel keygen, or pass the key)"},
 	{"no_entry", exitMissing, "the register has no entry with that sequence number"},
+	{"not_pinned", exitNotPinned, "a bundle held only against its own operator key: pass --operator-fingerprint or --operator-key (verify, protocol check)"},
 }
 
 // genericCode is the code of an error that names only its exit status.

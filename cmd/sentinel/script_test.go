@@ -112,6 +112,7 @@ func TestScripts(t *testing.T) {
 			"rekor":    cmdRekor,   // rekor_script_test.go
 			"sqlexec":  cmdSQLExec, // verify_script_test.go
 			"jsonset":  cmdJSONSet,
+			"capture":  cmdCapture, // verify_script_test.go
 		},
 	})
 }
