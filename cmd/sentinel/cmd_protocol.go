@@ -183,7 +183,7 @@ bundle or stops.json could not be read.`,
 				CatalogHash: f.CatalogHash, RunningCatalogHash: judge.CatalogHash()}
 			out.CatalogMatches = out.CatalogVersion == out.RunningCatalogVersion && out.CatalogHash == out.RunningCatalogHash
 			out.Seal = sealStatus
-			if out.Witness, err = protocolWitness(witnessPaths, v.Each, atT); err != nil {
+			if out.Witness, err = protocolWitness(witnessPaths, v.EachAll, atT); err != nil {
 				return err
 			}
 			out.Verified = v.Rep.Proved

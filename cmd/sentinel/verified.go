@@ -124,11 +124,18 @@ var errRead = errors.New("read enough")
 // Each passes the verified entries in order. An entry that no longer
 // matches what the verification saw (a file swapped between the passes, a
 // register edited under the reader) is an error, never read.
-func (v *verified) Each(fn func(register.Entry) error) error {
+func (v *verified) Each(fn func(register.Entry) error) error { return v.each(false, fn) }
+
+// EachAll is Each with the entries after the last verified seal too (their
+// chain re-checked as they are read), for what reports them as unsealed
+// rather than counting them: census, protocol check --witness.
+func (v *verified) EachAll(fn func(register.Entry) error) error { return v.each(true, fn) }
+
+func (v *verified) each(all bool, fn func(register.Entry) error) error {
 	prev, want := register.GenesisHash, int64(1)
 	sealed := int64(v.Rep.Sealed)
 	err := v.inner(func(e *register.Entry) error {
-		if e.Seq > sealed {
+		if e.Seq > sealed && !all {
 			if v.Unsealed > 0 && !e.Time.IsZero() && (v.FirstUnsealed.IsZero() || e.Time.Before(v.FirstUnsealed)) {
 				v.FirstUnsealed = e.Time
 			}
