@@ -160,6 +160,7 @@ func newReport(now time.Time, o *Options) *Report {
 		Generator:     o.Generator,
 		Verify:        o.Verify,
 		ToolCalls:     ToolCalls{Bound: "upper"},
+		Unguarded:     UnguardedCalls{Bound: "upper"},
 		Sources:       Sources{Transcripts: "none", Register: "absent", CI: "absent"},
 	}
 	if !o.Since.IsZero() {
@@ -225,7 +226,22 @@ func (t *tally) countOutcomes(r *Report) error {
 	if err != nil {
 		return err
 	}
+	if t.files > 0 {
+		// The transcripts' calls the hook never judged.
+		var us []outcome.Unguarded
+		if t.o.Open != nil {
+			us, err = outcome.UnguardedIn(t.o.Open, ans.Calls)
+		} else {
+			us, err = outcome.UnguardedFrom(t.o.Register, ans.Calls)
+		}
+		if err != nil {
+			return err
+		}
+		sum.Unguarded = len(us)
+		r.Unguarded.Sessions = i64(int64(len(outcome.BySession(us))))
+	}
 	c := sum.Cells()
+	r.Unguarded.Count = c.Unguarded
 	r.Outcomes.Asks, r.Outcomes.Denies = outcomesFrom(c)
 	src := "register"
 	if t.files > 0 {
@@ -233,8 +249,8 @@ func (t *tally) countOutcomes(r *Report) error {
 	}
 	r.Outcomes.Source = &src
 	for _, n := range c.NotMeasured {
-		if strings.HasPrefix(n.Key, "allows") {
-			continue // the census does not publish allows
+		if strings.HasPrefix(n.Key, "allows") || n.Key == "unguarded" {
+			continue // the census does not publish allows; unguarded is its own key
 		}
 		t.outcomeNM = append(t.outcomeNM, NotMeasured{"outcomes." + n.Key, n.Reason})
 	}

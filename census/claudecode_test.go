@@ -114,6 +114,10 @@ func TestClaudeCodeTruth(t *testing.T) {
 					t.Errorf("%s = %d, want %d", k, got[k], want)
 				}
 			}
+			// Every call of a run with the hook installed was judged.
+			if r.Unguarded.Count == nil || *r.Unguarded.Count != 0 || r.Unguarded.Sessions == nil || *r.Unguarded.Sessions != 0 {
+				t.Errorf("unguarded %+v, want 0 calls in 0 sessions", r.Unguarded)
+			}
 
 			// outcomes, through the same reader.
 			ans, _, err := outcome.ReadAnswers([]string{projects})
@@ -155,5 +159,65 @@ func TestClaudeCodeTruth(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestClaudeCodeUnguarded: two sessions the real Claude Code ran, the
+// second with disableAllHooks (e2e TestUnguardedSession): its three calls
+// have no decision, and the census and the outcome join count exactly them,
+// in one session; the first session's calls are judged.
+func TestClaudeCodeUnguarded(t *testing.T) {
+	dir := filepath.Join(ccRoot, "unguarded", "2.1.328")
+	data, err := os.ReadFile(filepath.Join(dir, "unguarded.json"))
+	if err != nil {
+		t.Skip("no unguarded run of the real Claude Code under " + dir)
+	}
+	var want struct {
+		IDs []string `json:"unguarded_tool_use_ids"`
+	}
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	reg := loadCCRegister(t, filepath.Join(dir, "register.json"))
+	projects := filepath.Join(dir, "projects")
+	r, _ := run(t, Options{TranscriptDirs: []string{projects}, Register: outcome.Entries(reg)})
+	if c := r.Unguarded; c.Count == nil || *c.Count != int64(len(want.IDs)) || c.Sessions == nil || *c.Sessions != 1 {
+		t.Errorf("census unguarded %+v, want %d calls in 1 session", c, len(want.IDs))
+	}
+	// The same over SQLite (the register's own JudgedIDs), and the ids.
+	ans, _, err := outcome.ReadAnswers([]string{projects})
+	if err != nil {
+		t.Fatal(err)
+	}
+	us, err := outcome.UnguardedIn(reg, ans.Calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, u := range us {
+		got[u.ToolUseID] = true
+		if u.Session == "" || u.Time.IsZero() || u.Tool != "Bash" {
+			t.Errorf("unguarded call without its place: %+v", u)
+		}
+	}
+	for _, id := range want.IDs {
+		if !got[id] {
+			t.Errorf("%s is not counted unguarded", id)
+		}
+	}
+	if len(us) != len(want.IDs) {
+		t.Errorf("%d unguarded calls, want %d: %+v", len(us), len(want.IDs), us)
+	}
+	// Without transcripts the count is null with its reason, never 0.
+	r2, _ := run(t, Options{Register: outcome.Entries(reg)})
+	if r2.Unguarded.Count != nil {
+		t.Errorf("no transcripts read, unguarded %d", *r2.Unguarded.Count)
+	}
+	named := false
+	for _, n := range r2.NotMeasured {
+		named = named || n.Key == "unguarded.count"
+	}
+	if !named {
+		t.Errorf("a null unguarded count without its reason: %+v", r2.NotMeasured)
 	}
 }

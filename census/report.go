@@ -21,6 +21,7 @@ type Report struct {
 	Verify          Verify            `json:"verify"`
 	Sources         Sources           `json:"sources"`
 	ToolCalls       ToolCalls         `json:"tool_calls"`
+	Unguarded       UnguardedCalls    `json:"unguarded"`
 	Stops           Stops             `json:"stops"`
 	HumanAtPrompt   HumanAtPrompt     `json:"human_at_prompt"`
 	Register        *RegisterCounts   `json:"register"`
@@ -120,6 +121,16 @@ type Sources struct {
 type ToolCalls struct {
 	Count *int64 `json:"count"`
 	Bound string `json:"bound"` // "upper"
+}
+
+// UnguardedCalls counts the tool calls in the transcripts that the hook
+// never judged (no decision in the register, no journal line: a session run
+// without it), at or after the register's first entry (outcome.Unguarded).
+// Null when no transcript was read or there is no register.
+type UnguardedCalls struct {
+	Count    *int64 `json:"count"`
+	Sessions *int64 `json:"sessions"`
+	Bound    string `json:"bound"` // "upper": a call refused before any hook ran counts too
 }
 
 // Stops counts the stops by who stopped the call. Every count read from

@@ -119,6 +119,7 @@ func (t *tally) handler() transcript.Handler {
 	return transcript.Handler{
 		Call: func(_ string, c *transcript.Call) {
 			t.uses[c.Key] = *c
+			t.answers.Calls.Add(c)
 			if c.Dup || !c.InWindow {
 				return
 			}

@@ -18,6 +18,7 @@ const (
 
 var definitions = map[string]string{
 	"tool_calls.count":             "Distinct tool_use ids in the window, over all transcript files; forked and resumed sessions are de-duplicated by id. An upper bound on attempted calls.",
+	"unguarded.count":              "Tool calls in the transcripts (in the window, at or after the register's first entry) with no decision or error entry in the register and no line in its fallback journal: the hook never judged them (a session run with hooks disabled, the hook removed, stopped or replaced). sessions is how many sessions they came from. An upper bound: a call Claude Code refused before any hook ran counts too.",
 	"stops.total":                  "Calls stopped in the window by the classifier, permission rules, no-human modes, the sentinel, other hooks and the user. CI gates are counted apart.",
 	"stops.classifier":             "toolDenialKind automode-*, or the classifier's fixed texts in older files. by_category passes only allow-listed bracketed reasons; others are 'other'.",
 	"stops.permission_rules":       "The operator's deny rules, by the class of the denied call (analysed in memory, only the class kept).",
@@ -128,7 +129,8 @@ func finish(r *Report, o *Options) {
 		nm = append(nm,
 			NotMeasured{"register", "No register was found: the sentinel's own decisions, grades and the cross-check are not measured."},
 			NotMeasured{"stops.sentinel", "No register to confirm the sentinel's stops: a marker alone can be printed by anyone, so marker stops are counted in stops.unconfirmed_marker."},
-			NotMeasured{"outcomes", noteOutcomes})
+			NotMeasured{"outcomes", noteOutcomes},
+			NotMeasured{"unguarded.count", "No register: the transcripts' tool calls cannot be joined with the hook's decisions, so calls run without the hook cannot be told apart."})
 	} else if r.Register.SelfConcordance.Value == nil {
 		nm = append(nm, NotMeasured{"register.self_concordance", "No true or false grades of flags in the window."})
 	}
@@ -138,7 +140,7 @@ func finish(r *Report, o *Options) {
 }
 
 // transcriptCells are null when no transcript was read.
-var transcriptCells = []string{"tool_calls.count", "stops.total", "stops.classifier", "stops.permission_rules",
+var transcriptCells = []string{"tool_calls.count", "unguarded.count", "stops.total", "stops.classifier", "stops.permission_rules",
 	"stops.no_human_mode", "stops.sentinel", "stops.unconfirmed_marker", "stops.other_hooks", "stops.user",
 	"human_at_prompt", "rates"}
 

@@ -21,6 +21,10 @@ type Cells struct {
 		Ran    *int64 `json:"ran"`
 		NotRun *int64 `json:"not_run"`
 	} `json:"allows"`
+	// Unguarded counts the transcripts' tool calls that have no decision in
+	// the register or the journal: run without the hook (null when no
+	// transcript was read).
+	Unguarded *int64 `json:"unguarded"`
 	// NotMeasured names each null cell and why (keys relative to the
 	// outcomes object: "denies.held", ...).
 	NotMeasured []NotMeasured `json:"not_measured"`
@@ -38,6 +42,7 @@ const (
 	ReasonNoTranscripts = "no transcript was read: the harness's record of the human's answers at the prompt cannot be seen"
 	ReasonNoApprovals   = "no outcome entries, and no transcript with the harness's permissionDecision records (Claude Code before 2.1.328 writes none): an approval cannot be seen"
 	ReasonUnknown       = "unknown is what is left when approvals and rejections can both be seen"
+	ReasonNoUnguarded   = "no transcript was read: a tool call the hook never judged (a session run without it) cannot be seen"
 )
 
 func cnt(n int) *int64 { v := int64(n); return &v }
@@ -71,6 +76,11 @@ func (s *Summary) Cells() Cells {
 		c.Asks.Unknown = cnt(s.Asks.Unknown)
 	} else {
 		nm("asks.unknown", ReasonUnknown)
+	}
+	if transcripts {
+		c.Unguarded = cnt(s.Unguarded)
+	} else {
+		nm("unguarded", ReasonNoUnguarded)
 	}
 	if outcomes {
 		c.Denies.Held = cnt(s.Denies.Held)

@@ -62,6 +62,10 @@ type Summary struct {
 	// results with the harness's permissionDecision record.
 	TranscriptsRead int   `json:"transcripts_read"`
 	Structured      int64 `json:"structured_results"`
+	// Unguarded counts the transcripts' tool calls the hook never judged
+	// (unguarded.go); set by the caller that joined them, meaningful only
+	// when transcripts were read.
+	Unguarded int `json:"unguarded"`
 }
 
 // Breach is a deny the harness did not obey: the call ran anyway.

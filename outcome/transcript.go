@@ -15,10 +15,12 @@ type Answers struct {
 	// Structured counts results with the harness's permissionDecision
 	// record: only those show an approval at the prompt.
 	Structured int64
+	// Calls are the tool calls read, for the unguarded join.
+	Calls *Calls
 }
 
 // NewAnswers returns an empty set.
-func NewAnswers() *Answers { return &Answers{ids: map[transcript.Key]string{}} }
+func NewAnswers() *Answers { return &Answers{ids: map[transcript.Key]string{}, Calls: NewCalls()} }
 
 // Add records what one judged result says (the census feeds its own pass
 // through here, so that both commands read a transcript the same way).
@@ -55,6 +57,7 @@ func ReadAnswers(dirs []string) (*Answers, *transcript.Sources, error) {
 	a := NewAnswers()
 	src, err := transcript.Read(dirs, transcript.Options{}, transcript.Handler{
 		Result: func(_ string, r *transcript.Result) { a.Add(r) },
+		Call:   func(_ string, c *transcript.Call) { a.Calls.Add(c) },
 	})
 	if src != nil {
 		a.Files = src.Files

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -47,6 +48,7 @@ type Sources struct {
 	SkippedLinks       int64 // symlinks below a root, not followed
 	SkippedSpecial     int64 // *.jsonl that are FIFOs, devices, sockets
 	StructuredResults  int64 // results with a permissionDecision record
+	OlderFiles         int64 // with ModifiedSince: files not read, last modified before it
 }
 
 // Options bound what is read.
@@ -55,12 +57,18 @@ type Options struct {
 	// record's own timestamp; zero is open. Calls and results outside it are
 	// still de-duplicated, and marked InWindow false.
 	Since, Until time.Time
+	// ModifiedSince, when set, skips files last modified before it (a file
+	// written before a time holds no record after it): doctor's bounded
+	// look at recent sessions. Skipped files are counted in OlderFiles.
+	ModifiedSince time.Time
 }
 
 // Call is a tool_use seen in a file (every sighting, duplicates included:
 // Off and Size are where it is in this file, for Reread).
 type Call struct {
 	Key      Key
+	ID       string // the tool_use id (it carries no text of the call)
+	Session  string // the record's sessionId
 	Name     string // the tool's name, e.g. Bash, mcp__x__y
 	Dup      bool   // the id was seen before (a forked or resumed copy)
 	InWindow bool
@@ -102,6 +110,17 @@ func Read(dirs []string, o Options, h Handler) (*Sources, error) {
 		r.src.SkippedLinks += wc.links
 		r.src.SkippedSpecial += wc.special
 		r.src.UnreadableFiles += wc.unreadableDirs
+		if !o.ModifiedSince.IsZero() {
+			kept := files[:0]
+			for _, f := range files {
+				if st, err := os.Lstat(f); err == nil && st.ModTime().Before(o.ModifiedSince) {
+					r.src.OlderFiles++
+					continue
+				}
+				kept = append(kept, f)
+			}
+			files = kept
+		}
 		if err := r.scanFiles(files); err != nil {
 			return &r.src, err
 		}
@@ -355,7 +374,7 @@ func (fs *fileScan) handleLine(line []byte, off int64, size int) {
 		b := &blocks[i]
 		switch {
 		case rec.Type == "assistant" && b.Type == "tool_use" && b.ID != "":
-			fs.events = append(fs.events, event{key: KeyOf(b.ID), name: b.Name, inWindow: inWindow, t: t, off: off, size: size})
+			fs.events = append(fs.events, event{key: KeyOf(b.ID), id: b.ID, session: rec.SessionID, name: b.Name, inWindow: inWindow, t: t, off: off, size: size})
 		case rec.Type == "user" && b.Type == "tool_result" && b.ToolUseID != "":
 			ev := event{result: true, key: KeyOf(b.ToolUseID), id: b.ToolUseID, session: rec.SessionID,
 				inWindow: inWindow, t: t}
@@ -458,7 +477,7 @@ func (r *reader) apply(fs *fileScan) error {
 
 func (r *reader) call(path string, ev *event) {
 	f := r.calls[ev.key]
-	c := Call{Key: ev.key, Name: ev.name, InWindow: ev.inWindow, Time: ev.t, Off: ev.off, Size: ev.size}
+	c := Call{Key: ev.key, ID: ev.id, Session: ev.session, Name: ev.name, InWindow: ev.inWindow, Time: ev.t, Off: ev.off, Size: ev.size}
 	if f&flagCall != 0 {
 		r.src.DuplicateToolCalls++
 		c.Dup = true

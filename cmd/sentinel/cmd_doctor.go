@@ -95,6 +95,7 @@ func runDoctor(project string) *doctorReport {
 	checkRegister(rep)
 	checkRegisterIntegrity(rep) // doctor_register.go
 	checkGate(rep)              // doctor_gate.go
+	checkUnguarded(rep)         // doctor_register_unguarded.go
 	rep.OK = true
 	for _, c := range rep.Checks {
 		if c.Status == doctorFail {
@@ -291,7 +292,10 @@ func newDoctorCmd() *cobra.Command {
     user (tried: a file created and removed; a directory it cannot write is
     a failure, not "the first call creates it"); the register opens, takes its write lock (rolled back: doctor
     never writes an entry) and its chain verifies; the fallback journal is
-    empty.
+    empty;
+  - every tool call in the Claude Code transcripts since the register began
+    has a decision in the register or the journal (fail otherwise, naming
+    each session and when: it ran without the hook).
 
 Each finding has a status (ok, warn, fail) and, unless ok, a fix. The
 project is $CLAUDE_PROJECT_DIR, else the current directory.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -157,6 +158,16 @@ func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers,
 	if err != nil {
 		return nil, err
 	}
+	// Calls the transcripts show that the hook never judged.
+	sessions := []outcome.UnguardedSession{}
+	if answers != nil {
+		us, err := outcome.UnguardedIn(r, answers.Calls)
+		if err != nil {
+			return nil, err
+		}
+		sum.Unguarded = len(us)
+		sessions = outcome.BySession(us)
+	}
 	cells := sum.Cells()
 	if asJSON {
 		for _, l := range c.keptLines() {
@@ -166,7 +177,7 @@ func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers,
 		kvs := []struct {
 			k string
 			v any
-		}{{"summary", cells}, {"counts", sum}, {"transcripts", dir}}
+		}{{"summary", cells}, {"counts", sum}, {"unguarded_sessions", sessions}, {"transcripts", dir}}
 		if l := c.left(); l > 0 {
 			kvs = append(kvs, struct {
 				k string
@@ -186,6 +197,7 @@ func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers,
 		tw.Flush()
 		bw.WriteString(c.note("decisions"))
 		printOutcomeCells(bw, sum, &cells, dir)
+		printUnguarded(bw, sessions)
 	}
 	return brs, bw.Flush()
 }
@@ -196,6 +208,7 @@ func printOutcomeCells(w io.Writer, sum *outcome.Summary, c *outcome.Cells, dir 
 		nullCell(a.Total), nullCell(a.Presented), nullCell(a.Approved), nullCell(a.Declined), nullCell(a.Unknown), nullCell(a.Unanswered))
 	fmt.Fprintf(w, "denies held %s, breached %s\n", nullCell(c.Denies.Held), nullCell(c.Denies.Breached))
 	fmt.Fprintf(w, "allows ran %s, not run %s\n", nullCell(c.Allows.Ran), nullCell(c.Allows.NotRun))
+	fmt.Fprintf(w, "unguarded %s (tool calls in the transcripts the hook never judged)\n", nullCell(c.Unguarded))
 	fmt.Fprintf(w, "evidence: %d outcome entries (%d of calls that ran and failed, %d without a decision), %d transcript file(s) under %s\n",
 		sum.OutcomeEntries, sum.FailedEntries, sum.Orphans, sum.TranscriptsRead, dir)
 	seen := map[string]bool{}
@@ -204,6 +217,14 @@ func printOutcomeCells(w io.Writer, sum *outcome.Summary, c *outcome.Cells, dir 
 			seen[n.Reason] = true
 			fmt.Fprintf(w, "not measured (—): %s\n", n.Reason)
 		}
+	}
+}
+
+// printUnguarded names the sessions with calls the hook never judged.
+func printUnguarded(w io.Writer, sessions []outcome.UnguardedSession) {
+	for _, s := range sessions {
+		fmt.Fprintf(w, "UNGUARDED: session %s: %d tool call(s) from %s to %s have no decision in the register or the journal (the session ran without the hook)\n",
+			s.Session, s.Calls, s.First.UTC().Format(time.RFC3339), s.Last.UTC().Format(time.RFC3339))
 	}
 }
 

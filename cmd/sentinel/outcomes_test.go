@@ -54,7 +54,7 @@ func TestStreamOutcomesJSON(t *testing.T) {
 				shown = []outcome.Result{}
 			}
 			var want bytes.Buffer
-			if err := protoJSON(&want, map[string]any{"outcomes": shown, "summary": sum.Cells(), "counts": sum, "transcripts": "/nowhere"}); err != nil {
+			if err := protoJSON(&want, map[string]any{"outcomes": shown, "summary": sum.Cells(), "counts": sum, "unguarded_sessions": []outcome.UnguardedSession{}, "transcripts": "/nowhere"}); err != nil {
 				t.Fatal(err)
 			}
 			var g, w any

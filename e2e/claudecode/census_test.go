@@ -274,6 +274,22 @@ func (w *workspace) save(t *testing.T, m mode, calls []*call) {
 	var reg json.RawMessage
 	w.sentinelJSON(t, &reg, "log", "--json", "-n", "0")
 	must(t, os.WriteFile(filepath.Join(dir, "register.json"), []byte(w.short(string(reg))), 0o644))
+	w.copyTranscripts(t, dir, m.Name == keptWhole)
+}
+
+func containsAny(line []byte, pats [][]byte) bool {
+	for _, p := range pats {
+		if bytes.Contains(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// copyTranscripts copies the transcripts Claude Code wrote into
+// dir/projects, the project folder's name made stable, dropping the bulky
+// records unless whole.
+func (w *workspace) copyTranscripts(t *testing.T, dir string, whole bool) {
 	for _, f := range w.transcripts(t) {
 		rel, _ := filepath.Rel(filepath.Join(w.home, ".claude", "projects"), f)
 		// The project directory's name holds the workspace path: make it stable.
@@ -288,7 +304,7 @@ func (w *workspace) save(t *testing.T, m mode, calls []*call) {
 		sc.Buffer(nil, 64<<20)
 		for sc.Scan() {
 			line := sc.Bytes()
-			if m.Name != keptWhole && containsAny(line, bulky) {
+			if !whole && containsAny(line, bulky) {
 				continue
 			}
 			out.Write(line)
@@ -296,13 +312,4 @@ func (w *workspace) save(t *testing.T, m mode, calls []*call) {
 		}
 		must(t, os.WriteFile(dst, out.Bytes(), 0o644))
 	}
-}
-
-func containsAny(line []byte, pats [][]byte) bool {
-	for _, p := range pats {
-		if bytes.Contains(line, p) {
-			return true
-		}
-	}
-	return false
 }
