@@ -117,7 +117,8 @@ type judge struct {
 	secretVar   string // first secret-named variable expanded in an argument
 	// namesOnly: the execution being judged prints, or feeds a stage that
 	// prints, only names or counts (programs.NamesOnly): no secret is shown
-	namesOnly bool
+	namesOnly   bool
+	envFiltered bool // the environment reaches the output only through a filter (reads.go)
 
 	data   []parse.Data // data spans of the command (heredoc text fed to a program)
 	source string       // the whole command, for code fed on stdin (selfreach.go)

@@ -81,7 +81,8 @@ func (j *judge) exec(all []parse.Exec, i int) {
 		}
 	}
 	j.namesOnly = namesOnlyOutput(all, i)
-	defer func() { j.namesOnly = false }()
+	j.envFiltered = envFilteredOutput(all, i)
+	defer func() { j.namesOnly, j.envFiltered = false, false }()
 	j.redirects(e, detail)
 	if len(e.Argv) == 0 || e.Dynamic {
 		return

@@ -145,7 +145,9 @@ func TestLinkToFIFO(t *testing.T) {
 			t.Fatal(err)
 		}
 		done := make(chan Decision, 1)
-		go func() { done <- decideLinked(t, home, "Bash", "cat "+filepath.Base(name)+" > out.txt; echo x > "+filepath.Base(name), false) }()
+		go func() {
+			done <- decideLinked(t, home, "Bash", "cat "+filepath.Base(name)+" > out.txt; echo x > "+filepath.Base(name), false)
+		}()
 		select {
 		case d := <-done:
 			if d.Verdict == Deny {

@@ -301,7 +301,7 @@ func sshPublic(base string) bool {
 // isSecretPath reports credential stores and secret files.
 func (j *judge) isSecretPath(p string) bool {
 	base := filepath.Base(p)
-	if isEnvFile(base) {
+	if secretFileName(base) || inSecretDir(p) {
 		return true
 	}
 	switch base {

@@ -45,6 +45,70 @@ var credentialStores = []string{
 	// Gemini's API keys, Copilot's token
 	".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json",
 	".config/github-copilot", ".config/git/credentials",
+	// tools' own logins and the rc files that carry passwords
+	".config/openai", ".curlrc", ".wgetrc", ".config/Code/User/globalStorage/state.vscdb",
+}
+
+// secretFiles are secret files by name wherever they lie (a project's own
+// keys, tokens, deploy credentials and infrastructure state); a backup
+// copy of one (.netrc.bak, .env~) is one too (secretFileName).
+var secretFiles = []string{
+	".dev.vars", ".secrets", "secrets.json", "secrets.yml", "secrets.yaml", "secrets.toml",
+	"credentials.json", "credentials.yml", "credentials.yaml", "service-account.json", "google-services.json",
+	"terraform.tfstate", "master.key", ".netrc", ".git-credentials", ".pgpass", ".vault-token", "state.vscdb",
+}
+
+// secretSuffixes end the names of key and state files: server.key,
+// tls.key, cluster.tfstate, cert.p12, release.keystore; envSuffixes a
+// deployment's environment file (prod.env, staging.env).
+var secretSuffixes = []string{".key", ".tfstate", ".p12", ".pfx", ".keystore", ".jks", "-key.pem", "_key.pem", "privkey.pem"}
+var envSuffixes = []string{"prod.env", "production.env", "staging.env", "stage.env", "live.env", "secret.env", "secrets.env", "private.env"}
+
+// secretDirs are credential stores wherever they lie: a project or a
+// container image may carry its own .aws/credentials or .kube/config.
+var secretDirs = []string{".aws/credentials", ".kube/config", ".docker/config.json", ".gnupg", ".password-store", ".config/gh/hosts.yml"}
+
+// backupSuffixes are what editors and people add to a copy.
+var backupSuffixes = []string{".bak", ".backup", ".old", ".orig", ".save", ".copy", "~"}
+
+// secretFileName reports a secret file by its base name.
+func secretFileName(base string) bool {
+	for _, b := range backupSuffixes {
+		if s, ok := strings.CutSuffix(base, b); ok && s != "" {
+			base = s
+			break
+		}
+	}
+	if isEnvFile(base) {
+		return true
+	}
+	for _, f := range secretFiles {
+		if base == f {
+			return true
+		}
+	}
+	lower := strings.ToLower(base)
+	for _, t := range []string{"example", "sample", "template", "dist", "test", "dummy", "fake", "mock"} {
+		if strings.HasPrefix(lower, t) || strings.Contains(lower, "."+t+".") {
+			return false // example.env, test.key, app.sample.key: fixtures
+		}
+	}
+	for _, suf := range append(secretSuffixes, envSuffixes...) {
+		if strings.HasSuffix(lower, suf) && (len(lower) > len(suf) || suf[0] != '.') {
+			return true
+		}
+	}
+	return false
+}
+
+// inSecretDir reports a path inside a credential store wherever it lies.
+func inSecretDir(p string) bool {
+	for _, d := range secretDirs {
+		if strings.HasSuffix(p, "/"+d) || strings.Contains(p, "/"+d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // agentCredential: a credential file an agent keeps in its configuration

@@ -15,7 +15,7 @@ var _ = rules(
 	Rule{ID: RuleEnvDump, Class: ClassSecrets, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "dumping the whole environment, which holds tokens",
 		Alternative: "print the one variable you need: `printenv NAME`",
-		Matches:     "`env`/`printenv`/`set`/`export -p` alone, `/proc/*/environ`",
+		Matches:     "`env`/`printenv`/`set`/`export -p` alone, `/proc/*/environ`, code naming the whole environment (awk `for (k in ENVIRON)`, `jq -n env`/`$ENV`, perl `%ENV`, `node -p process.env`); not through a filter that lets no credential by (`env | grep -i proxy`)",
 		Fire:        []string{"env", "printenv"},
 		Pass:        []string{"printenv PATH", "env FOO=1 make"}},
 )
@@ -34,8 +34,8 @@ func isProcEnviron(p string) bool {
 }
 
 func (j *judge) envDump(detail string) {
-	if j.namesOnly {
-		return // env | cut -d= -f1: the names, not the values
+	if j.namesOnly || j.envFiltered {
+		return // env | cut -d= -f1: the names, not the values; env | grep -i proxy
 	}
 	j.add(RuleEnvDump, detail)
 	if j.secretRead == "" {
@@ -62,7 +62,9 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 				}
 			}
 		}
-		return
+		if !p.Kind.Any(programs.Reader | programs.Interpreter) {
+			return // env, printenv, set: no file operands
+		}
 	}
 	if p != nil && p.PrintsCredentials != nil && p.PrintsCredentials(args) {
 		j.secretReadHit(detail) // gh auth token, kubectl get secret -o yaml
@@ -70,7 +72,16 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 			return
 		}
 	}
+	if p != nil && p.Prints != nil && !e.Synthetic {
+		// git show HEAD:.env, git diff --no-index /dev/null ~/.ssh/id_rsa
+		for _, a := range p.Prints(args) {
+			if r, ok := j.resolve(a, e.Dir); ok && j.readAbs(r, detail) {
+				break
+			}
+		}
+	}
 	if p.Is(programs.NonReader) || e.Synthetic {
+		j.movesSecret(e, p, args, detail)
 		return
 	}
 	skip := ""
@@ -81,9 +92,13 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 	if p.Is(programs.Copier) && p.Parse(args).Value('t', "target-directory") == "" {
 		n-- // the destination is written, not read (cp -t DIR: every operand is read)
 	}
+	code := programs.CodeArgs(e.Name, args)
 	for k := 0; k < n; k++ {
 		w := e.Argv[k+1]
 		a := w.Value
+		if code[k] {
+			continue // a pattern or code, not a file (grep -r .env src)
+		}
 		if skip != "" && len(a) == 2 && a[0] == '-' && strings.IndexByte(skip, a[1]) >= 0 {
 			k++
 			continue
@@ -144,16 +159,45 @@ func onlyOptions(args []string) bool {
 	return true
 }
 
-// secretName matches variable names that hold credentials.
+// secretName matches variable names that hold credentials. A secret word
+// that a word after it makes a property of the secret (TOKEN_EXPIRY_SECONDS,
+// KEY_PATH, PASSWORD_MIN_LENGTH) or that a data word before it makes a
+// data key (SORT_KEY, PARTITION_KEY, CACHE_KEY) names no credential.
 func secretName(n string) bool {
 	u := strings.ToUpper(n)
-	for _, part := range strings.FieldsFunc(u, func(r rune) bool { return r == '_' || r == '-' }) {
+	parts := strings.FieldsFunc(u, func(r rune) bool { return r == '_' || r == '-' })
+	for i, part := range parts {
 		switch part {
 		case "TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "PASS", "APIKEY", "CREDENTIALS", "CREDENTIAL", "PAT", "PRIVATE":
+			if i+1 < len(parts) && secretProperty[parts[i+1]] || part == "KEY" && i > 0 && dataKey[parts[i-1]] {
+				continue
+			}
 			return true
 		}
 	}
+	if len(parts) > 1 && secretProperty[parts[len(parts)-1]] {
+		return false
+	}
 	return strings.HasSuffix(u, "TOKEN") || strings.HasSuffix(u, "SECRET") || strings.HasSuffix(u, "APIKEY") || strings.HasSuffix(u, "PASSWORD")
+}
+
+// secretProperty are words that, after a secret word, name a property of
+// the secret rather than the secret (its lifetime, size, place, kind).
+var secretProperty = map[string]bool{
+	"EXPIRY": true, "EXPIRES": true, "EXPIRATION": true, "TTL": true, "LIFETIME": true, "TIMEOUT": true,
+	"SECONDS": true, "SECS": true, "MINUTES": true, "HOURS": true, "DAYS": true, "MS": true,
+	"LENGTH": true, "LEN": true, "SIZE": true, "BITS": true, "COUNT": true, "LIMIT": true, "MIN": true, "MAX": true,
+	"URL": true, "URI": true, "ENDPOINT": true, "PATH": true, "FILE": true, "DIR": true, "TYPE": true,
+	"NAME": true, "FORMAT": true, "ALGORITHM": true, "ALG": true, "HEADER": true, "PREFIX": true, "FIELD": true,
+	"POLICY": true, "ROTATION": true, "REQUIRED": true, "ENABLED": true,
+}
+
+// dataKey are words that make KEY a key into data, not a credential.
+var dataKey = map[string]bool{
+	"SORT": true, "PARTITION": true, "PRIMARY": true, "FOREIGN": true, "CACHE": true, "ROUTING": true,
+	"IDEMPOTENCY": true, "LOOKUP": true, "HASH": true, "SHARD": true, "GROUP": true, "ORDER": true,
+	"INDEX": true, "QUERY": true, "SEARCH": true, "MAP": true, "DICT": true, "HOT": true, "SHORTCUT": true,
+	"KEYBOARD": true, "MEMO": true, "DEDUP": true, "DEDUPE": true, "UNIQUE": true, "COMPOSITE": true, "RANGE": true,
 }
 
 // secretVarRef finds $NAME / ${NAME...} with a secret-like name in s.
@@ -209,4 +253,75 @@ func namesOnlyOutput(all []parse.Exec, i int) bool {
 		next = true
 	}
 	return next
+}
+
+// movesSecret judges a move (mv, git mv) of a secret file to a name that
+// is not one: the content stays whole under a name no rule reads as a
+// secret (mv .env notes.txt, then cat notes.txt), so it is a read.
+func (j *judge) movesSecret(e *parse.Exec, p *programs.Program, args []string, detail string) {
+	if p == nil {
+		return
+	}
+	if p.Name == "git" {
+		sub, rest, _ := programs.GitSplit(args)
+		if sub != "mv" {
+			return
+		}
+		args, p = rest, programs.Lookup("mv")
+	}
+	if p.Name != "mv" {
+		return
+	}
+	srcs, dest := p.CopyDest(args)
+	d, ok := j.resolve(dest, e.Dir)
+	if !ok || j.isSecretPath(d) {
+		return // mv .env .env.bak: still a secret by its name
+	}
+	for _, s := range srcs {
+		if sp, ok := j.resolve(s, e.Dir); ok && j.readAbs(sp, detail) {
+			return
+		}
+	}
+}
+
+// envFilteredOutput reports an execution whose output reaches the
+// transcript only through a grep that lets no credential through
+// (programs.FiltersEnv), with only text passers (sort, uniq, head, ...)
+// around it: env | sort | grep -i proxy.
+func envFilteredOutput(all []parse.Exec, i int) bool {
+	e := &all[i]
+	if e.Pipeline == 0 {
+		return false
+	}
+	filtered := false
+	for k := range all {
+		f := &all[k]
+		if f.Pipeline != e.Pipeline || f.Stage <= e.Stage {
+			continue
+		}
+		if len(f.Argv) == 0 || f.Dynamic {
+			return false
+		}
+		args := wordValues(f.Argv[1:])
+		switch {
+		case programs.FiltersEnv(f.Name, args):
+			filtered = true
+		case !filtered && textPasser(f.Name, args):
+		case filtered && (textPasser(f.Name, args) || programs.Canon(f.Name) == "grep" && len(programs.Operands(args)) <= 1):
+		default:
+			return false
+		}
+	}
+	return filtered
+}
+
+// textPasser: a stage that reorders or cuts lines and adds none.
+func textPasser(name string, args []string) bool {
+	switch programs.Canon(name) {
+	case "diff": // sort, uniq, column, ...: the model's name for them
+		return name == "sort" || name == "uniq" || name == "column"
+	case "head", "cat":
+		return len(programs.Operands(args)) == 0 || name == "less" || name == "more"
+	}
+	return false
 }

@@ -9,7 +9,7 @@ import "strings"
 var gitGlobalValued = []string{"-C", "--git-dir", "--work-tree", "--namespace", "--exec-path",
 	"--super-prefix", "--config-env", "--list-cmds"}
 
-var _ = register(&Program{Name: "git", Kind: NonReader | SettingsCarrier | Lister | CredPrinter, PrintsCredentials: gitPrintsCredentials,
+var _ = register(&Program{Name: "git", Kind: NonReader | SettingsCarrier | Lister | CredPrinter, PrintsCredentials: gitPrintsCredentials, Prints: gitPrints,
 	Opts: S("Cc", "git-dir", "work-tree", "namespace", "exec-path", "super-prefix", "config-env", "list-cmds")})
 
 // GitSplit splits git's global options from the subcommand. It returns
@@ -178,4 +178,61 @@ func gitPrintsCredentials(args []string) bool {
 		return len(rest) > 0 && rest[0] == "get"
 	}
 	return false
+}
+
+// gitPrints: the files whose content a git subcommand prints (or stores
+// where cat-file prints it): REV:PATH of show and cat-file, the operands
+// of diff --no-index, of show, diff, log -p and whatchanged -p after "--"
+// (and their operands, which may be paths), blame and annotate, grep's
+// paths, archive's, hash-object -w's.
+func gitPrints(args []string) []string {
+	sub, rest, _ := GitSplit(args)
+	var ops, afterDash []string
+	patch := false
+	for i, a := range rest {
+		if a == "--" {
+			afterDash = rest[i+1:]
+			break
+		}
+		switch {
+		case a == "-p" || a == "-u" || a == "--patch" || strings.HasPrefix(a, "-L") || a == "--full-diff" || a == "--no-index":
+			patch = true
+		case strings.HasPrefix(a, "-"):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	revPaths := func(ws []string) []string {
+		var out []string
+		for _, w := range ws {
+			if rev, p, ok := strings.Cut(w, ":"); ok && p != "" && !strings.Contains(w, "://") {
+				if rev == "" && len(p) > 2 && p[1] == ':' && p[0] >= '0' && p[0] <= '3' {
+					p = p[2:] // :0:.env, the index's stage 0
+				}
+				out = append(out, p) // HEAD:.env, :.env
+			}
+		}
+		return out
+	}
+	switch sub {
+	case "show", "cat-file":
+		return append(append(revPaths(ops), afterDash...), ops...)
+	case "diff", "blame", "annotate", "archive", "difftool":
+		return append(append(revPaths(ops), afterDash...), ops...)
+	case "log", "whatchanged", "format-patch":
+		if patch || sub == "format-patch" {
+			return append(afterDash, ops...)
+		}
+	case "grep":
+		// the first operand is the pattern unless -e/-f gave it
+		if !has(rest, "-e", "-f", "--and", "--or") && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		return append(append(revPaths(ops), afterDash...), ops...)
+	case "hash-object":
+		if has(rest, "-w") {
+			return append(ops, afterDash...)
+		}
+	}
+	return nil
 }

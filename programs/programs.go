@@ -149,6 +149,11 @@ type Program struct {
 	// (intoDir: a directory each target's link is made in, under the
 	// target's base name). Opening the name later opens the target.
 	Links func(args []string) (targets []string, name string, intoDir bool)
+	// Prints are the paths whose content a program that is otherwise no
+	// reader prints or stores for printing (git show REV:PATH, git diff
+	// --no-index A B, git blame F): paths as written, with words that
+	// may be revisions among them.
+	Prints func(args []string) []string
 }
 
 // Is reports whether p is non-nil and of every kind in k.
