@@ -1,8 +1,10 @@
 #!/bin/sh
 # bench/scale/run.sh [SIZES...]   (default: 10000 200000 1000000)
-# Builds a register of each size once through the register API
-# (bench/scale/gen.go, kept under $SCALE_DIR, default /tmp/sentinel-scale,
-# and reused), then runs each reading command once under /usr/bin/time -v
+# Builds a register of each size once through the register API, with the
+# Claude Code transcripts of the same calls (bench/scale/gen.go: calls
+# faithful to their tool, labelled by the catalog; kept under $SCALE_DIR,
+# default /tmp/sentinel-scale, and reused; TRANSCRIPTS=0 leaves them out),
+# then runs each reading command once under /usr/bin/time -v
 # and prints wall time and peak RSS. doctor runs twice: the first walks the
 # whole chain, the second only what was appended since (nothing here).
 # The load average (uptime) is printed before and after each size: on a
@@ -16,10 +18,13 @@ go build -o "$dir/sentinel" ./cmd/sentinel
 go build -o "$dir/gen" bench/scale/gen.go
 [ $# -gt 0 ] || set -- 10000 200000 1000000
 for n in "$@"; do
-	[ -f "$dir/$n/register.db" ] || "$dir/gen" -out "$dir/$n/register.db" -n "$n"
+	# gen labels by the catalog with this HOME, as replay re-decides with it.
+	export SENTINEL_HOME="$dir/$n" HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" CLAUDE_CONFIG_DIR="$dir/$n/claude"
+	tr=""
+	[ "${TRANSCRIPTS:-1}" = 0 ] || tr="-transcripts $dir/$n/claude"
+	[ -f "$dir/$n/register.db" ] || "$dir/gen" -out "$dir/$n/register.db" -n "$n" $tr
 	echo "$n entries, before: $(uptime)"
 	rm -f "$dir/$n/doctor.checkpoint" "$dir/$n/bundle.json"
-	export SENTINEL_HOME="$dir/$n" HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" CLAUDE_CONFIG_DIR="$dir/home/.claude"
 	for c in "verify --allow-unsealed" "doctor" "doctor" "census --out $dir/stops-$n.json" \
 		"outcomes" "outcomes --all --json" "grades" "grades --ungraded" "replay" "replay --json" "log -n 0 --json" \
 		"export --out $dir/$n/bundle.json" "verify --bundle $dir/$n/bundle.json --allow-unsealed"; do
