@@ -1,6 +1,7 @@
 package census
 
 import (
+	"errors"
 	"sort"
 	"time"
 
@@ -221,14 +222,20 @@ func (t *tally) countRegister() (*RegisterCounts, error) {
 	t.hasReg = true
 	o := t.o
 	rc := &RegisterCounts{ByClass: map[string]*ClassFlags{}}
-	flags := map[int64]bool{}    // seq of asks and denies in the window
-	grades := map[int64]string{} // latest grade per flag
+	// Without an open register (a stream only) the grades are joined in
+	// memory: a sequence number per flag in the window. With one, SQLite
+	// orders the grades by the flag they grade (register.EachLatestGrade)
+	// and each graded flag is read by its sequence number: nothing grows
+	// with the register.
+	stream := o.Open == nil
+	flags := map[int64]bool{}    // seq of asks and denies in the window (stream only)
+	grades := map[int64]string{} // latest grade per flag (stream only)
 	anyGrade := false
 	err := o.Register(func(e register.Entry) error {
 		switch e.Kind {
 		case register.KindGrade:
 			anyGrade = true
-			if flags[e.Ref] {
+			if stream && flags[e.Ref] {
 				grades[e.Ref] = e.Label
 			}
 			return nil
@@ -262,7 +269,9 @@ func (t *tally) countRegister() (*RegisterCounts, error) {
 		if att == nil {
 			return nil
 		}
-		flags[e.Seq] = true
+		if stream {
+			flags[e.Seq] = true
+		}
 		if t.files > 0 {
 			t.pair.register(&e, t.hooks)
 		}
@@ -293,7 +302,7 @@ func (t *tally) countRegister() (*RegisterCounts, error) {
 	rc.SelfConcordance.Definition = defSelfConcordance
 	if anyGrade {
 		g := &Grades{}
-		for _, label := range grades {
+		count := func(label string) {
 			switch label {
 			case "true":
 				g.True++
@@ -301,6 +310,32 @@ func (t *tally) countRegister() (*RegisterCounts, error) {
 				g.False++
 			case "unclear":
 				g.Unclear++
+			}
+		}
+		for _, label := range grades {
+			count(label)
+		}
+		if !stream {
+			err := o.Open.EachLatestGrade(func(ref, seq int64, _ int) error {
+				f, err := o.Open.Get(ref)
+				if errors.Is(err, register.ErrNoEntry) {
+					return nil
+				} else if err != nil {
+					return err
+				}
+				if (f.Kind != register.KindDecision && f.Kind != register.KindError) ||
+					(f.Decision != "ask" && f.Decision != "deny") || !timeIn(f.Time, o.Since, o.Until) {
+					return nil
+				}
+				e, err := o.Open.Get(seq)
+				if err != nil {
+					return err
+				}
+				count(e.Label)
+				return nil
+			})
+			if err != nil {
+				return nil, err
 			}
 		}
 		rc.Grades = g
