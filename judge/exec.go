@@ -152,6 +152,9 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 		return
 	}
 	prog := programs.Lookup(name)
+	if prog != nil && prog.Outputs != nil && !prog.Is(programs.Downloader) && name != "dd" && canon(prog, name) != "tee" {
+		j.writesTo(e, prog.Outputs(args), kindTruncate, detail) // sort -o F, sed w F, git diff --output=F
+	}
 	if prog.Is(programs.Permissions) { // chmod, chown, chgrp, chattr, setfacl
 		j.chmod(e, args, detail)
 		return

@@ -46,7 +46,18 @@ func (j *judge) envDump(detail string) {
 // reads looks for secret files among the operands of commands that read.
 func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 	p := programs.Lookup(e.Name)
-	if p != nil && p.PrintsEnv != nil {
+	if p != nil && p.Inputs != nil {
+		for _, f := range p.Inputs(args) { // sed r FILE, awk getline < "FILE"
+			if abs, ok := j.resolve(f, e.Dir); ok {
+				j.readAbsShell(abs, detail)
+			}
+		}
+	}
+	if p != nil && p.PrintsEnv != nil && !p.Is(programs.NonReader) {
+		if p.PrintsEnv(args) { // awk's ENVIRON
+			j.envDump(detail)
+		}
+	} else if p != nil && p.PrintsEnv != nil {
 		// env, printenv, export -p, set: the whole environment, or the
 		// variables printenv names
 		if p.PrintsEnv(args) {

@@ -81,6 +81,9 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		if c.inShell() {
 			w.builtinVars(sc, c, name)
 		}
+		if p := programs.Lookup(name); p != nil && p.CodeIn != nil && !c.help {
+			w.codeIn(c, name, p) // ssh -o ProxyCommand=CMD, tar --checkpoint-action=exec=CMD (launch.go)
+		}
 		var next bool
 		// One case per program of the model (Canon: its aliases and
 		// versioned names are the model's).
@@ -122,6 +125,9 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		case "alias":
 			w.defineAlias(c)
 			return output{data: -1}
+		case "hash":
+			w.hashPath(c)
+			return output{data: -1}
 		case "cd": // pushd, popd
 			w.emit(c)
 			if c.unwrapped() && !c.remote { // a remote Dir stays unknown
@@ -150,6 +156,12 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		default:
 			// the program model says what the rest are
 			p := programs.Lookup(name)
+			if p != nil && p.Launch != nil {
+				var handled bool
+				if next, handled = w.launch(c, name, p); handled {
+					break
+				}
+			}
 			switch {
 			case p != nil && p.Run == programs.RunAfterOptions:
 				next = w.optsWrapper(c, name, p.Opts)
@@ -294,6 +306,28 @@ func (w *walker) defineAlias(c *cmd) {
 		name, val, ok := strings.Cut(a.Value, "=")
 		if ok && a.Static && name != "" {
 			w.aliases[name] = val
+		}
+	}
+}
+
+// hashPath: hash -p PATH NAME makes NAME run PATH from then on, as an
+// alias would (hash -p /bin/rm ls; ls -rf ~ is rm -rf ~).
+func (w *walker) hashPath(c *cmd) {
+	w.emit(c)
+	args := c.argv[1:]
+	for i := 0; i+1 < len(args); i++ {
+		if args[i].Static && args[i].Value == "-p" {
+			prog := args[i+1]
+			for _, n := range args[i+2:] {
+				if n.Static && !strings.HasPrefix(n.Value, "-") {
+					if prog.Static {
+						w.aliases[n.Value] = quoteArg(prog)
+					} else {
+						w.aliases[n.Value] = prog.Value // run-time: the name is dynamic
+					}
+				}
+			}
+			return
 		}
 	}
 }

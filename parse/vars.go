@@ -585,18 +585,40 @@ func (w *walker) builtinVars(sc *scope, c *cmd, name string) {
 		}
 		line, _, _ := strings.Cut(c.stdin.text, "\n")
 		_, raw := flags["r"]
-		if _, ifs := findAssign(sc.assigns, "IFS"); ifs || !raw && strings.Contains(line, `\`) {
-			return // other separators, or backslash processing: unknown
+		if !raw && strings.Contains(line, `\`) {
+			return // backslash processing: unknown
+		}
+		// the separators: IFS=, read (a prefix assignment) or an earlier
+		// IFS=...; one that is not known leaves the names unknown
+		ifs := " \t\n"
+		v, ok := findAssign(c.assigns, "IFS")
+		if !ok {
+			v, ok = findAssign(sc.assigns, "IFS")
+		}
+		if ok && !v.Static {
+			return
+		} else if ok {
+			ifs = v.Value
+		}
+		white := ""
+		for _, ch := range " \t\n" {
+			if strings.ContainsRune(ifs, ch) {
+				white += string(ch)
+			}
 		}
 		for k, a := range ops {
-			line = strings.TrimLeft(line, " \t")
-			v := strings.TrimRight(line, " \t")
+			line = strings.TrimLeft(line, white)
+			v := strings.TrimRight(line, white)
 			if k < len(ops)-1 {
-				if j := strings.IndexAny(line, " \t"); j >= 0 {
-					v, line = line[:j], line[j:]
+				if j := strings.IndexAny(line, ifs); j >= 0 && ifs != "" {
+					v, line = line[:j], line[j+1:]
 				} else {
 					line = ""
 				}
+			} else if ifs != "" && white != ifs {
+				// the last name takes the rest, less one trailing
+				// non-blank separator
+				v = strings.TrimRight(v, white)
 			}
 			sc.setAssign(Assign{Name: a.Value, Value: Word{Value: v, Static: true}})
 		}

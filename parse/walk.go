@@ -21,6 +21,9 @@ type walker struct {
 	pipes    int          // pipelines numbered so far
 	funcs    map[string]*syntax.Stmt
 	aliases  map[string]string
+	// fds are descriptors above 2 opened with known content (exec
+	// 3<<<TEXT, 3<FILE): a later <&3 reads them (whole source, not scoped)
+	fds      map[int]*input
 	active   map[string]bool     // functions and aliases being expanded
 	varSrcs  map[string][]string // variables assigned from command output, by name
 	taint    bool                // scanning code built by shell expansion
@@ -406,7 +409,30 @@ func (w *walker) assign(sc *scope, as *syntax.Assign) Assign {
 			a.Value = Word{Value: prev + v.Value, Static: true}
 		}
 	}
+	w.envCode(sc, a)
 	return a
+}
+
+// envCode judges a variable whose value runs (programs.EnvCode:
+// PROMPT_COMMAND, BASH_ENV, PAGER, NODE_OPTIONS --require ...) as the code
+// it runs, where it is set: an interactive shell, a pager or node started
+// later runs it, in this command or a later one.
+func (w *walker) envCode(sc *scope, a Assign) {
+	if programs.EnvCode(a.Name) == "" {
+		return
+	}
+	c := w.newCmd(sc, pipePos{}, []arg{{Word: Word{Value: a.Name, Static: true}}}, nil, nil, nil)
+	o := Origin{Kind: OriginShellString, Depth: sc.origin.Depth + 1, Via: "$" + a.Name}
+	if !a.Value.Static {
+		if programs.EnvCodeText(a.Name, "$(x)") != "" || programs.EnvCode(a.Name) != "shell" {
+			c.runs = &DynamicCode{How: "eval", Sources: w.varSrcs[a.Name]}
+			w.emit(c)
+		}
+		return
+	}
+	if src := programs.EnvCodeText(a.Name, a.Value.Value); src != "" {
+		w.reparse(c, src, o, nil, false)
+	}
 }
 
 func (s *scope) setAssign(a Assign) {
@@ -456,6 +482,9 @@ func (w *walker) redirects(sc *scope, redirs []*syntax.Redirect) ([]Redirect, *i
 		case syntax.WordHdoc:
 			a := w.word(sc, r.Word)
 			in = &input{text: a.Value + "\n", static: a.Static, srcs: a.srcs, dataIdx: -1, decoded: a.decoded}
+			if fd > 2 {
+				w.openFd(fd, in)
+			}
 			continue
 		}
 		if r.Word == nil {
@@ -464,9 +493,26 @@ func (w *walker) redirects(sc *scope, redirs []*syntax.Redirect) ([]Redirect, *i
 		t := w.word(sc, r.Word)
 		if r.Op == syntax.DplIn || r.Op == syntax.DplOut {
 			// 2>&1, >&-: file descriptors, not files.
-			if _, err := strconv.Atoi(t.Value); err == nil || t.Value == "-" {
+			if n, err := strconv.Atoi(t.Value); err == nil || t.Value == "-" {
+				if r.Op == syntax.DplIn && (fd == -1 || fd == 0) && n > 2 {
+					// bash <&3: what descriptor 3 holds, unknown when it was
+					// not opened here with known content
+					if o := w.fds[n]; o != nil {
+						cp := *o
+						in = &cp
+					} else {
+						in = &input{dataIdx: -1}
+					}
+				}
 				continue
 			}
+			if r.Op == syntax.DplIn && !t.Static && (fd == -1 || fd == 0) {
+				in = &input{dataIdx: -1} // <&$fd
+				continue
+			}
+		}
+		if r.Op == syntax.RdrIn && fd > 2 {
+			w.openFd(fd, &input{file: true, path: t, dataIdx: -1})
 		}
 		if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && (fd == -1 || fd == 0) {
 			in = &input{file: true, path: t, dataIdx: -1}
@@ -481,6 +527,14 @@ func (w *walker) redirects(sc *scope, redirs []*syntax.Redirect) ([]Redirect, *i
 		out = append(out, Redirect{Op: r.Op.String(), Fd: fd, Target: target})
 	}
 	return out, in
+}
+
+// openFd records what descriptor fd holds from now on.
+func (w *walker) openFd(fd int, in *input) {
+	if w.fds == nil {
+		w.fds = map[int]*input{}
+	}
+	w.fds[fd] = in
 }
 
 // heredoc reads a here-document body. With a quoted delimiter (<<'EOF')

@@ -81,7 +81,7 @@ var _ = register(
 	&Program{Name: "vault", Kind: CredPrinter, PrintsCredentials: func(a []string) bool {
 		return sub(a, "read") || sub(a, "kv", "get") || sub(a, "print", "token") || sub(a, "token", "create") || sub(a, "login")
 	}},
-	&Program{Name: "op", Kind: CredPrinter, PrintsCredentials: func(a []string) bool {
+	&Program{Name: "op", Kind: CredPrinter | Runner, Launch: launchAfterSub("run", 0, S("", "env-file", "account")), PrintsCredentials: func(a []string) bool {
 		return sub(a, "read") || sub(a, "item", "get") || sub(a, "inject")
 	}},
 	&Program{Name: "bw", Names: []string{"lpass", "pass", "gopass"}, Kind: CredPrinter, PrintsCredentials: func(a []string) bool {

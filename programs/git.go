@@ -9,7 +9,7 @@ import "strings"
 var gitGlobalValued = []string{"-C", "--git-dir", "--work-tree", "--namespace", "--exec-path",
 	"--super-prefix", "--config-env", "--list-cmds"}
 
-var _ = register(&Program{Name: "git", Kind: NonReader | SettingsCarrier | Lister | CredPrinter, PrintsCredentials: gitPrintsCredentials, Prints: gitPrints,
+var _ = register(&Program{Name: "git", Kind: NonReader | SettingsCarrier | Lister | CredPrinter, PrintsCredentials: gitPrintsCredentials, Prints: gitPrints, Outputs: gitOutputs,
 	Opts: S("Cc", "git-dir", "work-tree", "namespace", "exec-path", "super-prefix", "config-env", "list-cmds")})
 
 // GitSplit splits git's global options from the subcommand. It returns

@@ -23,7 +23,8 @@ var _ = register(
 	&Program{Name: "Rscript", Kind: Interpreter, Lang: "r", Inline: "e"},
 	&Program{Name: "tclsh", Names: []string{"wish"}, Kind: Interpreter, Lang: "tcl"},
 	&Program{Name: "osascript", Kind: Interpreter, Lang: "applescript", Inline: "e"},
-	&Program{Name: "awk", Names: []string{"gawk", "mawk", "nawk"}, Kind: Reader, Lang: "awk", Opts: S("fvF")},
+	&Program{Name: "awk", Names: []string{"gawk", "mawk", "nawk"}, Kind: Reader, Lang: "awk", Opts: S("fvF"),
+		CodeIn: awkCode, Outputs: awkOutputs, Inputs: awkInputs, PrintsEnv: awkPrintsEnv},
 )
 
 var jsInlineLong = []string{"eval", "print"}

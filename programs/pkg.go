@@ -13,21 +13,29 @@ var npmInstalls = []string{"install", "i", "add", "ci"}
 var _ = register(
 	&Program{Name: "npm", Names: []string{"pnpm", "yarn"}, Kind: CredPrinter | PkgManager | TaskRunner,
 		Installs: npmInstalls, InstallRunsCode: true, Manifest: "package.json",
+		CodeIn: func(a []string) []Code {
+			if len(a) > 0 && (a[0] == "exec" || a[0] == "x") {
+				return npmExecCode(a) // npm exec -c 'CMD'
+			}
+			return nil
+		},
 		PrintsCredentials: func(a []string) bool {
 			return sub(a, "token", "list") || sub(a, "config", "get") && len(a) > 2 && strings.Contains(a[2], "authToken") || sub(a, "config", "list") && has(a, "-l", "--long", "--json")
 		}},
 	// npx runs a package's command (npx rimraf DIR is rm -rf DIR).
-	&Program{Name: "npx", Names: []string{"bunx", "pnpx"}, Kind: TaskRunner},
+	&Program{Name: "npx", Names: []string{"bunx", "pnpx"}, Kind: TaskRunner, CodeIn: npmExecCode},
 	&Program{Name: "pip", Kind: PkgManager, Installs: []string{"install"}, InstallRunsCode: true},
 	&Program{Name: "pipx", Kind: PkgManager, Installs: []string{"install"}, InstallRunsCode: true},
-	&Program{Name: "uv", Kind: PkgManager | TaskRunner, Installs: []string{"add", "pip"}, InstallRunsCode: true},
+	&Program{Name: "uv", Kind: PkgManager | TaskRunner, Installs: []string{"add", "pip"}, InstallRunsCode: true,
+		Launch: launchAfterSub("run", 0, S("p", "python", "with", "project", "directory", "env-file", "package", "extra", "group", "index", "index-url"))},
 	&Program{Name: "apt", Names: []string{"apt-get", "dnf", "yum"}, Kind: PkgManager, Installs: []string{"install"}, InstallRunsCode: true},
 	&Program{Name: "apk", Kind: PkgManager, Installs: []string{"add"}, InstallRunsCode: true},
 	&Program{Name: "cargo", Kind: PkgManager, Installs: []string{"install", "add"}, InstallRunsCode: true},
 	&Program{Name: "go", Kind: PkgManager, Installs: []string{"install", "get"}},
 	&Program{Name: "gem", Kind: PkgManager, Installs: []string{"install"}, InstallRunsCode: true},
 	&Program{Name: "composer", Kind: PkgManager, Installs: []string{"require", "install"}, InstallRunsCode: true},
-	&Program{Name: "bundle", Kind: PkgManager | TaskRunner, Installs: []string{"install", "add"}, InstallRunsCode: true},
+	&Program{Name: "bundle", Kind: PkgManager | TaskRunner, Installs: []string{"install", "add"}, InstallRunsCode: true,
+		Launch: launchAfterSub("exec", 0, S("", "gemfile"))},
 	// framework task runners: rails db:drop, manage.py flush, artisan migrate:fresh
 	&Program{Name: "rails", Names: []string{"rake", "mix", "dotnet"}, Kind: TaskRunner},
 	&Program{Name: "prisma", Names: []string{"alembic", "sequelize", "typeorm", "knex", "doctrine"}, Kind: TaskRunner},

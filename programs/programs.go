@@ -154,6 +154,15 @@ type Program struct {
 	// --no-index A B, git blame F): paths as written, with words that
 	// may be revisions among them.
 	Prints func(args []string) []string
+	// Launch says where a launcher's command sits (launch.go); ok false:
+	// these arguments start none (screen -r, tmux ls).
+	Launch func(args []string) (Launched, bool)
+	// CodeIn returns the code its arguments hold (ssh -o ProxyCommand=,
+	// tar --checkpoint-action=exec=, rg --pre, sed's e, awk's system()).
+	CodeIn func(args []string) []Code
+	// Inputs are files it reads by its options or script, not its
+	// operands (sed's r FILE, awk's getline < "FILE").
+	Inputs func(args []string) []string
 }
 
 // Is reports whether p is non-nil and of every kind in k.

@@ -18,7 +18,7 @@ var _ = register(
 	&Program{Name: "env", Kind: Runner | NonReader, Opts: S("uCSP", "unset", "chdir", "split-string"),
 		PrintsEnv: func(a []string) bool { return len(Operands(a)) == 0 }}, // env with no command prints it
 	&Program{Name: "command", Kind: Runner | NonReader},
-	&Program{Name: "builtin", Names: []string{"nohup", "busybox"}, Kind: Runner}, // each runs its first operand
+	&Program{Name: "builtin", Names: []string{"nohup", "busybox", "toybox"}, Kind: Runner}, // each runs its first operand
 	&Program{Name: "setsid", Names: []string{"unbuffer", "caffeinate"}, Kind: Runner, Run: RunAfterOptions},
 	&Program{Name: "chrt", Names: []string{"taskset"}, Kind: Runner, Run: RunAfterOperand},
 	&Program{Name: "exec", Kind: Runner, Run: RunAfterOptions, Opts: S("a")},

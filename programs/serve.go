@@ -150,6 +150,15 @@ func Tunnels(name string, args []string) bool {
 		return hasWord(args, "tunnel")
 	case "lt", "localtunnel", "bore":
 		return len(args) > 0
+	case "chisel": // chisel client HOST R:socks: the other end reaches in
+		if len(args) > 0 && args[0] == "client" {
+			for _, a := range args[1:] {
+				if strings.HasPrefix(a, "R:") {
+					return true
+				}
+			}
+		}
+		return len(args) > 0 && args[0] == "server" && hasWord(args, "--reverse", "--socks5")
 	}
 	return false
 }

@@ -1,5 +1,7 @@
 package programs
 
+import "strings"
+
 // Shells: they run -c STRING, a script operand, or what they read on stdin.
 // -o/-O take a value (set -o pipefail); --rcfile/--init-file take a file.
 var shellSpec = S("oO", "rcfile", "init-file")
@@ -35,9 +37,10 @@ var _ = register(
 	&Program{Name: "pyenv", Kind: EnvSetup},
 	&Program{Name: "rbenv", Kind: EnvSetup},
 	&Program{Name: "nodenv", Kind: EnvSetup},
-	&Program{Name: "direnv", Kind: EnvSetup},
+	&Program{Name: "direnv", Kind: EnvSetup | Runner, Launch: launchAfterSub("exec", 1, S(""))},
 	&Program{Name: "brew", Kind: EnvSetup | PkgManager, Installs: []string{"install"}, InstallRunsCode: true},
-	&Program{Name: "conda", Kind: EnvSetup | PkgManager, Installs: []string{"install"}, InstallRunsCode: true},
+	&Program{Name: "conda", Names: []string{"mamba", "micromamba"}, Kind: EnvSetup | PkgManager, Installs: []string{"install"}, InstallRunsCode: true,
+		Launch: launchAfterSub("run", 0, S("np", "name", "prefix", "cwd"))},
 	&Program{Name: "fnm", Kind: EnvSetup},
 	&Program{Name: "zoxide", Kind: EnvSetup},
 	&Program{Name: "starship", Kind: EnvSetup},
@@ -47,7 +50,7 @@ var _ = register(
 	&Program{Name: "gpg-agent", Kind: EnvSetup},
 	&Program{Name: "jenv", Kind: EnvSetup},
 	&Program{Name: "goenv", Kind: EnvSetup},
-	&Program{Name: "mise", Names: []string{"rtx"}, Kind: EnvSetup},
+	&Program{Name: "mise", Names: []string{"rtx"}, Kind: EnvSetup | Runner, Launch: launchAfterSub("exec", 0, S("", "env", "cd"))},
 	&Program{Name: "asdf", Kind: EnvSetup},
 	&Program{Name: "thefuck", Kind: EnvSetup},
 	&Program{Name: "register-python-argcomplete", Kind: EnvSetup},
@@ -55,9 +58,73 @@ var _ = register(
 	&Program{Name: "rustup", Kind: EnvSetup},
 	&Program{Name: "nvm", Kind: EnvSetup},
 	&Program{Name: "volta", Kind: EnvSetup},
-	&Program{Name: "pipenv", Kind: EnvSetup | TaskRunner},
-	&Program{Name: "poetry", Kind: EnvSetup | PkgManager | TaskRunner, Installs: []string{"add", "install"}, InstallRunsCode: true},
+	&Program{Name: "pipenv", Kind: EnvSetup | TaskRunner, Launch: launchAfterSub("run", 0, S(""))},
+	&Program{Name: "poetry", Kind: EnvSetup | PkgManager | TaskRunner, Installs: []string{"add", "install"}, InstallRunsCode: true,
+		Launch: launchAfterSub("run", 0, S("C", "directory", "project"))},
 	&Program{Name: "atuin", Kind: EnvSetup},
 	&Program{Name: "mcfly", Kind: EnvSetup},
 	&Program{Name: "oh-my-posh", Kind: EnvSetup},
 )
+
+// EnvCode says how an environment variable's value runs (issue 19 class
+// 4): "shell", shell code a shell runs (PROMPT_COMMAND before every
+// prompt; PS0, PS1, PS2, PS4 expand $(...) when shown); "source", a file
+// bash or sh sources when it starts (BASH_ENV, ENV); "command", a command
+// line programs start (PAGER, MANPAGER, EDITOR, VISUAL, BROWSER, the
+// askpass helpers, LESSOPEN's |CMD %s); "node", NODE_OPTIONS whose
+// --require/-r/--import FILE node loads first; "" for the rest. Git's own
+// variables are GitCodeEnv's.
+func EnvCode(name string) string {
+	switch name {
+	case "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4":
+		return "shell"
+	case "BASH_ENV", "ENV":
+		return "source"
+	case "PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "BROWSER", "SUDO_ASKPASS", "SSH_ASKPASS",
+		"LESSOPEN", "LESSCLOSE", "DIFFPROG", "TERMINAL":
+		return "command"
+	case "NODE_OPTIONS":
+		return "node"
+	}
+	return ""
+}
+
+// EnvCodeText is the shell text that running the value amounts to, or ""
+// when it runs nothing readable (PS1 without a substitution).
+func EnvCodeText(name, value string) string {
+	switch EnvCode(name) {
+	case "shell":
+		if name != "PROMPT_COMMAND" && !strings.Contains(value, "$(") && !strings.Contains(value, "`") {
+			return ""
+		}
+		if name != "PROMPT_COMMAND" {
+			return "echo " + value // the prompt is expanded, its substitutions run
+		}
+		return value
+	case "source":
+		if value == "" {
+			return ""
+		}
+		return ". " + shellQuote(value)
+	case "command":
+		v := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(value), "|"))
+		v = strings.ReplaceAll(v, "%s", "FILE")
+		return v
+	case "node":
+		f := strings.Fields(value)
+		var out []string
+		for i, x := range f {
+			for _, o := range []string{"--require", "-r", "--import", "--loader", "--experimental-loader"} {
+				if x == o && i+1 < len(f) {
+					out = append(out, "node "+shellQuote(f[i+1]))
+				} else if v, ok := strings.CutPrefix(x, o+"="); ok && strings.HasPrefix(o, "--") {
+					out = append(out, "node "+shellQuote(v))
+				}
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	return ""
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -23,7 +23,7 @@ var _ = register(
 	// ps with BSD's e (ps auxeww, ps e) prints every process's environment
 	&Program{Name: "ps", Kind: NonReader | CredPrinter, PrintsCredentials: func(a []string) bool {
 		for _, x := range a {
-			if x != "" && x[0] != '-' && strings.IndexByte(x, 'e') >= 0 && strings.Trim(x, "auxwefjlmsvrTgcnhHSZLXe") == "" {
+			if x != "" && x[0] != '-' && strings.IndexByte(x, 'e') >= 0 && strings.Trim(x, "auxwefjlmsvrTgcnhHSZLX") == "" {
 				return true
 			}
 		}

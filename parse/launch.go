@@ -1,0 +1,63 @@
+package parse
+
+import (
+	"slices"
+
+	"github.com/sentinel-guard/sentinel/programs"
+)
+
+// Launchers and code in arguments (programs/launch.go). A launcher's
+// command (screen -dmS x CMD, systemd-run CMD, wsl -e CMD) is unwrapped
+// like nice's; one given as shell text (tmux new-session 'CMD', wsl CMD) is
+// re-parsed as bash -c's. Code an argument holds (ssh -o ProxyCommand=CMD,
+// tar --checkpoint-action=exec=CMD, rg --pre CMD, sed 1e CMD) is re-parsed
+// as the program's child, and the program itself is emitted as it is.
+
+// launch handles a launcher: next reports that c now holds the command to
+// run (unwrapped); handled that it was emitted here.
+func (w *walker) launch(c *cmd, name string, p *programs.Program) (next, handled bool) {
+	l, ok := p.Launch(words(c.argv[1:]))
+	if !ok {
+		return false, false
+	}
+	at := 1 + l.At
+	if at >= len(c.argv) {
+		return false, false
+	}
+	for _, a := range c.argv[1:at] {
+		if !a.Static {
+			return false, false // a dynamic option may be the command itself
+		}
+	}
+	if l.Shell {
+		o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: name}
+		w.reparseArgs(c, c.argv[at:], o, "shell-c", name, nil)
+		return false, true
+	}
+	return w.unwrapAt(c, name, at), true
+}
+
+// codeIn re-parses the code c's arguments hold, as children of c.
+func (w *walker) codeIn(c *cmd, name string, p *programs.Program) {
+	args := words(c.argv[1:])
+	if programs.StreamShell(name, args) && c.runs == nil {
+		c.runs = &DynamicCode{How: "shell-stdin", Sources: []string{name}} // sed 's/x/y/e', awk print | "sh"
+	}
+	codes := p.CodeIn(args)
+	for _, k := range codes {
+		if k.Arg < 0 || 1+k.Arg >= len(c.argv) {
+			continue
+		}
+		a := c.argv[1+k.Arg]
+		if !a.Static {
+			if c.runs == nil {
+				c.runs = &DynamicCode{How: "shell-c", Sources: a.srcs}
+			}
+			continue
+		}
+		inner := *c
+		inner.wrappers = append(slices.Clip(c.wrappers), c.argv[0].Value)
+		inner.stdin, inner.runs = nil, nil
+		w.reparse(&inner, k.Text, Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: k.Via}, nil, false)
+	}
+}
