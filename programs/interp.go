@@ -24,7 +24,7 @@ var _ = register(
 	&Program{Name: "tclsh", Names: []string{"wish"}, Kind: Interpreter, Lang: "tcl"},
 	&Program{Name: "osascript", Kind: Interpreter, Lang: "applescript", Inline: "e"},
 	&Program{Name: "awk", Names: []string{"gawk", "mawk", "nawk"}, Kind: Reader, Lang: "awk", Opts: S("fvF"),
-		CodeIn: awkCode, Outputs: awkOutputs, Inputs: awkInputs, PrintsEnv: awkPrintsEnv},
+		CodeIn: awkCode, Outputs: awkOutputs, Inputs: awkInputs},
 )
 
 var jsInlineLong = []string{"eval", "print"}

@@ -287,42 +287,6 @@ func awkInputs(args []string) []string {
 	return awkStrings(prog, "<", true)
 }
 
-// awkPrintsEnv: a loop over ENVIRON, or ENVIRON of a variable, prints the
-// environment; ENVIRON["HOME"] prints one name's value.
-func awkPrintsEnv(args []string) bool {
-	prog, at := awkProgram(args)
-	if at < 0 {
-		return false
-	}
-	for k := strings.Index(prog, "ENVIRON"); k >= 0; {
-		rest := prog[k+len("ENVIRON"):]
-		if !strings.HasPrefix(rest, "[\"") {
-			return true // for (k in ENVIRON), ENVIRON[k]
-		}
-		n := rest[2:]
-		if e := strings.IndexByte(n, '"'); e >= 0 && secretWord(n[:e]) {
-			return true
-		}
-		next := strings.Index(rest, "ENVIRON")
-		if next < 0 {
-			break
-		}
-		k += len("ENVIRON") + next
-	}
-	return false
-}
-
-// secretWord: a variable name that says it holds a credential.
-func secretWord(n string) bool {
-	u := strings.ToUpper(n)
-	for _, w := range []string{"TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL"} {
-		if strings.Contains(u, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // sortOutputs: sort -o F, --output=F.
 func sortOutputs(args []string) []string {
 	o := Parse(args, S("oSTtk", "output", "buffer-size", "temporary-directory", "field-separator", "key"))
