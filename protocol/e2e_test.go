@@ -105,7 +105,7 @@ func TestEndToEndReplayOfSealedBundle(t *testing.T) {
 		{"toolu_e3", "default", `git commit -m "docs: never run git reset --hard on main"`, "allow"},
 		{"toolu_e4", "default", `grep -rn "rm -rf" docs/`, "allow"},
 		{"toolu_e5", "default", `echo "git stash drop loses work" >> NOTES.md`, "allow"},
-		{"toolu_e6", "default", "env | grep PATH", "ask"},
+		{"toolu_e6", "default", "env", "ask"},
 		{"toolu_e7", "default", "git checkout -- README.md", "ask"},
 	}
 	for _, s := range steps {

@@ -51,7 +51,7 @@ var commands = []struct {
 	{"for f in src/*.ts; do wc -l \"$f\"; done", 2, 1, false},
 	{"git log --oneline -%d", 3, 40, false},
 	{"curl -s https://registry.npmjs.org/left-pad | jq .version", 1, 1, false},
-	{"env | grep PATH", 1, 1, false},
+	{"env", 1, 1, false},
 	{"git checkout -- README.md", 1, 1, false},
 	{"sudo apt-get install -y jq", 1, 1, false},
 	{"git reset --hard origin/main", 1, 1, true},
