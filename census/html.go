@@ -280,6 +280,7 @@ Read from {{.R.Sources.TranscriptFiles}} transcript files ({{.R.Sources.Subagent
 <p class="note">{{.R.Outcomes.Note}} Not measured: oversight in conversation, which leaves no record.</p>
 
 {{template "witness" .R}}
+{{template "fleet" .R}}
 <h2>How to verify</h2>
 <ul>
 <li>Operator key fingerprint: {{with .R.Verify.KeyFingerprint}}<code>{{.}}</code>{{else}}<span class="null">— not given</span>{{end}}</li>

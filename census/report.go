@@ -27,6 +27,7 @@ type Report struct {
 	Register        *RegisterCounts   `json:"register"`
 	Outcomes        Outcomes          `json:"outcomes"`
 	Witness         *WitnessCounts    `json:"witness"` // null without --witness (witness.go)
+	Fleet           *Fleet            `json:"fleet"`   // null unless over several sources (fleet.go)
 	Series          *Series           `json:"series"`
 	Rates           map[string]Rate   `json:"rates"`
 	NotMeasured     []NotMeasured     `json:"not_measured"`

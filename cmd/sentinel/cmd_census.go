@@ -32,15 +32,17 @@ const censusArtifactKind = "census"
 
 func newCensusCmd() *cobra.Command {
 	var (
-		transcripts          []string
-		since, until         string
-		out, page, ci, regAt string
-		noRegister, doSeal   bool
-		asJSON, showSchema   bool
-		rekorURL, keyFlag    string
-		title                string
-		witness              []string
-		pin                  pins
+		transcripts        []string
+		since, until       string
+		out, page, ci      string
+		regAts             []string
+		fl                 fleetFlags
+		noRegister, doSeal bool
+		asJSON, showSchema bool
+		rekorURL, keyFlag  string
+		title              string
+		witness            []string
+		pin                pins
 	)
 	cmd := &cobra.Command{
 		Use:   "census",
@@ -80,6 +82,15 @@ deny is placed inside a recorded run, outside any (listed by register seq),
 or unchecked; only the kinds and counts are written. It proves a run was
 live, not that its work was what the register says (docs/census.md).
 
+--bundle B (repeatable, from sentinel export --fields all) and --register DB
+given more than once make one census over a fleet: every source is verified
+first, as sentinel verify does, and one that does not verify refuses the
+census. Pin a source's operator key with B@SHA256:<hex> (or DB@...), the rest
+with --operator-key/--operator-fingerprint; a source pinned by neither is
+held against its own key, reported, and the census exits 6 (not_pinned).
+stops.json gets a row per source (an opaque id and its key's fingerprint,
+never a host) and the totals. Transcripts and witnesses stay on each machine.
+
 --seal signs a statement naming the sha256 of the stops.json just written
 (kind census) with the operator key and uploads it to Rekor (--rekor-url,
 else seal.toml, else the public-good log); the record is kept beside the
@@ -95,10 +106,11 @@ be printed by any hook: such stops are counted apart, as unconfirmed_marker).
 --schema prints the JSON Schema of stops.json (draft 2020-12); stops.json
 names it in "$schema". --title sets the title of the file and the page.
 
-Exit codes: 0 written, 3 usage, 4 nothing to count, or could not read the
+Exit codes: 0 written, 1 a --bundle or --register source does not verify
+(nothing is written), 3 usage, 4 nothing to count, or could not read the
 transcripts, the register or the CI file, write the output, or seal it; 5 no
 register (pass --no-register to count the transcripts alone) or no signing
-key for --seal.`,
+key for --seal; 6 written, but a fleet source's operator key was not pinned.`,
 		Example: `  sentinel census
   sentinel census --since 2026-11-01 --until 2026-12-01 --out stops.json --html stops.html
   sentinel census --transcripts ~/.claude/projects --transcripts /mnt/old/projects --ci ci.jsonl
@@ -108,6 +120,7 @@ key for --seal.`,
   sentinel census --title "Team agents, November" --since 2026-11-01 --until 2026-12-01 --html stops.html
   journalctl --user -u routine.service -o json > journal.json
   sentinel census --witness journal.json --witness /var/log/syslog --witness runs.json
+  sentinel census --bundle laptop.json@SHA256:3f2a... --bundle ci.json@SHA256:9bc0... --rekor-key log.pub
   sentinel census --schema > stops.schema.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -131,8 +144,9 @@ key for --seal.`,
 			}
 			o.Title = title
 			o.Witness = witness
+			fl.registers = regAts
 			o.TranscriptDirs = transcripts
-			if len(o.TranscriptDirs) == 0 {
+			if len(o.TranscriptDirs) == 0 && !fl.on() {
 				def := transcript.DefaultDir(paths.Home())
 				if _, err := os.Stat(def); err != nil {
 					fmt.Fprintf(cmd.ErrOrStderr(), "sentinel: no transcripts at %s: their cells are null\n", def)
@@ -141,8 +155,15 @@ key for --seal.`,
 					o.TranscriptDirs = []string{def}
 				}
 			}
-			regPath := regAt
-			if regPath == "" && !noRegister {
+			regPath := ""
+			if fl.on() { // a fleet: every --register is a source (census_fleet.go)
+				if doSeal {
+					return fail(exitUsage, "--seal keeps the seal beside one register: it cannot seal a census over several sources")
+				}
+			} else if len(regAts) == 1 {
+				regPath = regAts[0]
+			}
+			if regPath == "" && !noRegister && !fl.on() {
 				if regPath, err = paths.RegisterPath(); err != nil {
 					return fail(exitError, "%v", err)
 				}
@@ -173,7 +194,12 @@ key for --seal.`,
 				o.Verify.How = censusVerifyHow
 			}
 
-			rep, err := census.Run(o)
+			pin.key = keyFlag
+			rep, unpinned, err := runCensus(cmd, o, &fl, &pin, asJSON)
+			var ee *exitErr
+			if errors.As(err, &ee) {
+				return err
+			}
 			if errors.Is(err, census.ErrNothingRead) {
 				return fail(exitError, "%v (name a directory with --transcripts, or a register with --register)", err)
 			}
@@ -214,6 +240,7 @@ key for --seal.`,
 			}
 			if page != "" {
 				rep.Check = pageCheck(out, hexSum, rec, checked, seal.DefaultRekorURL)
+				fleetCheck(rep.Check, rep.Fleet)
 				var h bytes.Buffer
 				if err := rep.WriteHTML(&h); err != nil {
 					return fail(exitError, "%v", err)
@@ -223,10 +250,13 @@ key for --seal.`,
 				}
 			}
 			if out == "-" {
-				return nil
+				return unpinned
 			}
 			if !asJSON {
 				printCensus(w, rep, out, page, hexSum)
+			}
+			if sealErr == nil {
+				sealErr = unpinned // a fleet source held only against its own key (census_fleet.go)
 			}
 			return sealErr
 		},
@@ -239,7 +269,8 @@ key for --seal.`,
 	f.StringVar(&page, "html", "", "also write the self-contained HTML page here")
 	f.StringVar(&ci, "ci", "", "CI gate runs: our JSON Lines or gh run list/view --json output (see above); without it CI is null")
 	f.StringArrayVar(&witness, "witness", nil, "the schedulers' run records, a file or directory: journalctl -o json, syslog with cron lines, gh run list/view --json, or JSON Lines {start,end,session_id}; repeatable")
-	f.StringVar(&regAt, "register", "", "register database (default the operator's)")
+	f.StringArrayVar(&regAts, "register", nil, "register database (default the operator's); repeated: one census over a fleet, each verified")
+	fl.add(f)
 	f.BoolVar(&noRegister, "no-register", false, "do not read a register (its cells are null)")
 	f.BoolVar(&doSeal, "seal", false, "seal the sha256 of the written stops.json in Rekor with the operator key")
 	f.StringVar(&rekorURL, "rekor-url", seal.DefaultRekorURL, "the Rekor v1 log for --seal (default from seal.toml, else the public-good log)")
@@ -343,6 +374,7 @@ func printCensus(w io.Writer, r *census.Report, out, page, sum string) {
 			cell(d.Total), cell(d.TranscriptOnly), cell(d.RegisterOnly), cell(d.RegisterUnseen))
 	}
 	printWitness(w, r.Witness)
+	printFleet(w, r.Fleet)
 	fmt.Fprintf(w, "\nnot measured: %s\nwrote %s (sha256 %s)\n", strings.Join(nm, ", "), out, sum)
 	if page != "" {
 		fmt.Fprintf(w, "wrote %s\n", page)
