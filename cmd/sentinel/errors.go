@@ -49,7 +49,7 @@ var errorCodes = []errorCode{
 	{"no_register", exitMissing, "there is no register yet (no tool call recorded): every command that reads it"},
 	{"no_key", exitMissing, "there is no signing key or operator public key (run sentinel keygen, or pass the key)"},
 	{"no_entry", exitMissing, "the register has no entry with that sequence number"},
-	{"not_pinned", exitNotPinned, "a bundle held only against its own operator key: pass --operator-fingerprint or --operator-key (verify, protocol check)"},
+	{"not_pinned", exitNotPinned, "a bundle held only against its own operator key: pass --operator-fingerprint or --operator-key (verify, protocol check, census over a fleet)"},
 }
 
 // genericCode is the code of an error that names only its exit status.
