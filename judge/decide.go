@@ -118,6 +118,7 @@ type judge struct {
 	// namesOnly: the execution being judged prints, or feeds a stage that
 	// prints, only names or counts (programs.NamesOnly): no secret is shown
 	namesOnly   bool
+	globDirs    int  // directories listed to match globs (resolve.go)
 	envFiltered bool // the environment reaches the output only through a filter (reads.go)
 
 	data   []parse.Data // data spans of the command (heredoc text fed to a program)
@@ -147,6 +148,11 @@ func newJudge(c Call, env Env) *judge {
 	}
 	if j.cwd == "" {
 		j.cwd = j.project
+	}
+	if j.project != "" && j.home != "" && under(j.home, j.project) {
+		// a session started in ~ (or above it) has no project: home is
+		// never "the project", so rm -rf ~/Documents stays outside it
+		j.project = ""
 	}
 	for _, p := range env.Protected {
 		if p = cleanAbs(j.expandHome(p)); p != "" {
@@ -271,6 +277,11 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 			if h := programs.HostOf(u); !j.cfg.hostAllowed(h) {
 				j.add(RuleNetworkHostNotAllowed, "WebFetch "+h)
 			}
+		}
+	}
+	if strings.HasPrefix(tool, "mcp__") {
+		if err := j.mcpTool(tool, obj); err != nil { // mcp.go
+			return err
 		}
 	}
 	j.customTool(tool)

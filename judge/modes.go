@@ -3,6 +3,7 @@ package judge
 import (
 	"github.com/sentinel-guard/sentinel/parse"
 	"github.com/sentinel-guard/sentinel/programs"
+	"path/filepath"
 	"strings"
 )
 
@@ -61,8 +62,40 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 		k = kindTruncate
 	}
 	j.writeAbs(p, k, detail)
+	j.copyInto(prog, args, pos, dest, p, k, detail)
 	if e.Name == "mv" {
 		j.writesTo(e, pos, kindDelete, detail)
+	}
+}
+
+// copyInto judges the files a copy into a directory lands on, as the
+// shell and the copier would name them (issue 19): cp .zshrc ~/ writes
+// ~/.zshrc; a directory's contents (rsync -a dist/ ~/, cp -r dist/. ~)
+// copied into home or a home dot-directory may replace any startup file
+// there. The destination is a directory when it ends in "/", is home,
+// ".", given by -t, or when there are several sources.
+func (j *judge) copyInto(prog *programs.Program, args, pos []string, dest, p string, k writeKind, detail string) {
+	dir := strings.HasSuffix(dest, "/") || p == j.home || dest == "." || len(pos) > 1 ||
+		prog.Parse(args).Value('t', "target-directory") != ""
+	if !dir {
+		return
+	}
+	for _, src := range pos {
+		if src == "" || programs.IsRemote(src) {
+			continue
+		}
+		if strings.HasSuffix(src, "/") || strings.HasSuffix(src, "/.") || src == "." {
+			// the directory's contents, names unknown here
+			if l := j.locate(p); l == locHome || l == locHomeDot && p != j.home {
+				j.writeAbs(p+"/.profile", kindEdit, detail+" (contents into "+p+")")
+			}
+			continue
+		}
+		b := filepath.Base(src)
+		if b == "." || b == "/" || strings.ContainsAny(b, "*?[") {
+			continue
+		}
+		j.writeAbs(p+"/"+b, k, detail)
 	}
 }
 

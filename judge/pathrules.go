@@ -538,8 +538,8 @@ func (j *judge) readLex(p, detail string) bool {
 		j.add(RuleSentinelTamper, detail)
 		return true
 	}
-	if j.isSecretPath(p) || (glob && j.isSecretPath(base)) {
-		j.secretReadHit(detail)
+	if j.isSecretPath(p) || (glob && (j.isSecretPath(base) || j.globSecret(p))) {
+		j.secretReadHit(detail) // a glob: cat .en? (resolve.go)
 		return true
 	}
 	return false

@@ -123,6 +123,10 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 		for _, c := range pathCandidates(a) {
 			p, ok := j.resolve(c, e.Dir)
 			if !ok {
+				if w.Static && secretByName(c) {
+					j.secretReadHit(detail) // cd "$DIR" && cat id_rsa (resolve.go)
+					break
+				}
 				continue
 			}
 			if isProcEnviron(p) {
