@@ -48,6 +48,12 @@ func Decide(c Call, env Env) (d Decision) {
 	}
 	d = finish(j.hits, unatt)
 	d.Facts = j.facts()
+	if j.parsed != nil || (j.sess != nil && len(j.sess.used) > 0) {
+		d.Used = &Used{Parse: j.parsed}
+		if j.sess != nil {
+			d.Used.Memory = j.sess.used
+		}
+	}
 	if j.unjudged != "" {
 		d.Error = j.unjudged // an error decision: the register says so
 	}
@@ -135,7 +141,8 @@ type judge struct {
 	// writtenNow are the files the command leaves written with known text
 	// (makefile.go reads a Makefile written earlier in the same command)
 	writtenNow map[string]string
-	linkSt     *linkState // links followed and made (links.go)
+	linkSt     *linkState    // links followed and made (links.go)
+	parsed     *parse.Result // the call's command as judged (Decision.Used)
 }
 
 func newJudge(c Call, env Env) *judge {
@@ -352,6 +359,7 @@ func (j *judge) bash(cmd string) error {
 	if res == nil {
 		return errors.New("parser returned no result")
 	}
+	j.parsed = res
 	for _, w := range res.Written {
 		if j.writtenNow == nil {
 			j.writtenNow = map[string]string{}

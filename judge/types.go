@@ -1,6 +1,10 @@
 package judge
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/sentinel-guard/sentinel/parse"
+)
 
 // Verdict is a decision. The order matters: a larger verdict is stricter.
 type Verdict int
@@ -116,6 +120,22 @@ type Decision struct {
 	// Facts are what the call leaves for the session's later calls
 	// (session.go); nil when none.
 	Facts *Facts `json:"facts,omitempty"`
+	// Used is what the decision rested on besides the call's text, for
+	// explain: the executions judged (those inside scripts read from disk
+	// or written earlier included), what the session's memory answered,
+	// what the must-keep gate held. Nil when nothing was used.
+	Used *Used `json:"used,omitempty"`
+}
+
+// Used is what a decision rested on (Decision.Used).
+type Used struct {
+	// Parse is what the judge read the command as (Bash), every execution
+	// it judged, those of script files included (parse.Exec.InFile).
+	Parse *parse.Result `json:"-"`
+	// Memory is what the session's memory answered, one line a fact.
+	Memory []string `json:"memory,omitempty"`
+	// Gate is what the must-keep gate held closed, one line a rule.
+	Gate []string `json:"gate,omitempty"`
 }
 
 // RuleIDs lists the ids of the hits, in order.

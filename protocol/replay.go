@@ -5,8 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/session"
 )
 
 // Redecision is what the running catalog decides for a recorded entry.
@@ -16,8 +18,10 @@ type Redecision struct {
 	Error    string   // the call could not be judged (then ask or deny)
 }
 
-// Decider re-decides one decision entry whose Input is present.
-type Decider func(e register.Entry) (Redecision, error)
+// Decider re-decides one decision entry whose Input is present; mem is
+// the session's memory as the register held it before the entry (see
+// ReplayFrom).
+type Decider func(e register.Entry, mem judge.Memory) (Redecision, error)
 
 // Must-keep statuses. Anything but kept fails the gate.
 const (
@@ -127,6 +131,12 @@ func Replay(each func(func(register.Entry) error) error, decide Decider, mustKee
 // changed call ran is asked of the tool_use_id index, or, for a bundle,
 // found by one more pass that looks only for the changed calls' ids.
 //
+// Each entry is judged with the session memory the hook had for it,
+// rebuilt from the entries before it (session.Replay: the session's newest
+// 256 entries with facts and the outcomes that say which ran), so replay
+// is a pure function of the register; it holds no more than that window
+// per session.
+//
 // With emit, the changes go to emit in sequence order instead of into the
 // report's Changes (empty then), so that not even they are held: at once
 // with an Index, after the last pass without one.
@@ -152,7 +162,9 @@ func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep, emit func(*Chan
 	}
 	var scB, scA [2]int           // true, false
 	pending := map[string][]int{} // tool_use_id -> changes whose first time waits for a later pass
+	memory := session.NewReplay()
 	err = src.Each(func(e register.Entry) error {
+		defer memory.Add(&e) // after its own re-decision: an entry is not its own memory
 		k := keep[e.Seq]
 		if e.Kind == "" && e.Commitment == "" {
 			// Withheld in a bundle (hash only): nothing to re-decide.
@@ -183,7 +195,7 @@ func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep, emit func(*Chan
 			}
 			return nil
 		}
-		d, err := decide(e)
+		d, err := decide(e, memory.For(&e))
 		if err != nil {
 			return fmt.Errorf("entry %d: %w", e.Seq, err)
 		}

@@ -66,7 +66,7 @@ func replayBefore(each func(func(register.Entry) error) error, decide Decider, m
 			}
 			return nil
 		}
-		d, err := decide(e)
+		d, err := decide(e, nil)
 		if err != nil {
 			return fmt.Errorf("entry %d: %w", e.Seq, err)
 		}

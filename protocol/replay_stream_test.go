@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 )
@@ -54,7 +55,7 @@ func TestReplayStreamSameAsBefore(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A changed catalog: the decision is a function of the input.
-	decide := func(e register.Entry) (Redecision, error) {
+	decide := func(e register.Entry, _ judge.Memory) (Redecision, error) {
 		h := fnv.New32a()
 		h.Write(e.Input)
 		v := h.Sum32()

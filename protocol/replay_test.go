@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/register"
 )
 
@@ -21,7 +22,7 @@ func TestReplayCountsAndGate(t *testing.T) {
 		{Seq: 9, Kind: register.KindGrade, Ref: 3, Label: GradeFalse},
 	}
 	// A "catalog" with the reset rule switched off and the data false positive fixed.
-	decide := func(e register.Entry) (Redecision, error) {
+	decide := func(e register.Entry, _ judge.Memory) (Redecision, error) {
 		switch {
 		case strings.Contains(string(e.Input), "stash drop"):
 			return Redecision{Decision: "deny", Rules: []string{"GIT-STASH-DROP"}}, nil
@@ -79,7 +80,7 @@ func TestReplayCountsAndGate(t *testing.T) {
 		t.Error("gate must fail")
 	}
 	// With the shipped behaviour (everything as recorded) the gate holds.
-	same := func(e register.Entry) (Redecision, error) {
+	same := func(e register.Entry, _ judge.Memory) (Redecision, error) {
 		return Redecision{Decision: e.Decision, Rules: e.Rules}, nil
 	}
 	if rep, _ = Replay(each(es), same, mk); rep.Gate != Held || rep.Changed != 0 {

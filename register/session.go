@@ -10,11 +10,22 @@ type SessionFact struct {
 	Seq      int64
 	Decision string
 	Facts    string
+	// Ran: an outcome entry (PostToolUse) for the call's tool_use_id
+	// follows it: the call is known to have run.
+	Ran bool
+	// Journaled: the entry came into the chain from the fallback journal,
+	// which any process of the operator's user can write (its reason
+	// carries the merge's "[journaled" mark, covered by the hash).
+	Journaled bool
 }
+
+// JournaledMark is what a merged journal line's reason carries.
+const JournaledMark = "[journaled"
 
 // SessionFacts returns the newest window entries of session that left
 // facts and whose facts contain needle ("" : all of them), newest first,
-// denied calls left out (they did not run). It walks the partial
+// with whether each is known to have run (package session decides what
+// counts). It walks the partial
 // (session_id, seq) index of entries with facts backwards and reads at
 // most window rows, whatever the register's size; the needle is tested by
 // SQLite, so only the rows that may hold the answer come back. ctx bounds
@@ -29,10 +40,13 @@ func (r *Register) SessionFacts(ctx context.Context, session string, window int,
 	} else if v < 4 {
 		return nil, nil
 	}
-	rows, err := r.db.QueryContext(ctx, `SELECT seq, decision, facts FROM
-		(SELECT seq, decision, facts FROM entries INDEXED BY entries_session_facts
-		 WHERE session_id = ? AND facts != '' ORDER BY seq DESC LIMIT ?)
-		WHERE decision != 'deny' AND instr(facts, ?) > 0 ORDER BY seq DESC`, session, window, needle)
+	rows, err := r.db.QueryContext(ctx, `SELECT f.seq, f.decision, f.facts,
+		f.tool_use_id != '' AND EXISTS (SELECT 1 FROM entries o INDEXED BY entries_tool_use_id
+			WHERE o.tool_use_id = f.tool_use_id AND o.kind = 'outcome' AND o.seq > f.seq),
+		instr(f.reason, ?) > 0
+		FROM (SELECT seq, decision, facts, tool_use_id, reason FROM entries INDEXED BY entries_session_facts
+		 WHERE session_id = ? AND facts != '' ORDER BY seq DESC LIMIT ?) f
+		WHERE f.decision != 'deny' AND instr(f.facts, ?) > 0 ORDER BY f.seq DESC`, JournaledMark, session, window, needle)
 	if err != nil {
 		return nil, fmt.Errorf("register: session look-up: %w", err)
 	}
@@ -40,7 +54,7 @@ func (r *Register) SessionFacts(ctx context.Context, session string, window int,
 	var out []SessionFact
 	for rows.Next() {
 		var f SessionFact
-		if err := rows.Scan(&f.Seq, &f.Decision, &f.Facts); err != nil {
+		if err := rows.Scan(&f.Seq, &f.Decision, &f.Facts, &f.Ran, &f.Journaled); err != nil {
 			return nil, err
 		}
 		out = append(out, f)

@@ -19,18 +19,27 @@
 // that have facts: bounded whatever the register's size), the path's
 // digest or the secret mark tested by SQLite so that only the rows that
 // may answer come back. All questions of a call share a fixed budget
-// (Budget, 20 ms, less when the hook's deadline is nearer); when a
-// question cannot finish, the call is judged as without memory and the
-// entry's reason says so. Calls that run no file and send nothing never
+// (Budget, 250 ms, less when the hook's deadline is nearer); when a
+// question cannot finish, memory is unavailable and the entry's reason says
+// so. Calls that run no file and send nothing never
 // open it.
 //
-// Why it cannot be forged into a pass. Facts come only from entries the
-// hook appended (hash-chained; an edited or deleted entry breaks the chain
-// that verify and the seals check), and memory only ever adds a hit: the
-// file on disk is judged as well (judge/scriptfile.go). A memory that is
-// missing, late, or rewritten by the agent can make a call stricter at
-// most, never let it through. A denied call's facts are ignored (it did
-// not run).
+// What counts. Only calls known to have run: an allow, or an ask followed
+// by an outcome entry for its tool_use_id (PostToolUse); an ask declined
+// or rejected, and a deny, leave no trace.
+//
+// Why it cannot be forged into a pass. Facts count only from entries in
+// the hash chain (an edited or deleted entry breaks the chain that verify
+// and the seals check); an entry merged from the fallback journal (which
+// anyone who can write the state directory can write) can only make the
+// chain's fact stricter, never shadow it. Memory only ever adds a hit: the
+// file on disk is judged as well (judge/scriptfile.go). A memory that
+// cannot answer (the register's schema is not the migrations', journal
+// lines are not merged, a read failed or ran out of time) is unavailable,
+// not empty: the call that needed it is asked about.
+//
+// Replay rebuilds the same memory from the register it replays (Replay),
+// entry by entry, weighed by the same code.
 //
 // What is not remembered: files written by other sessions, files outside
 // the window, content over 256 KiB, data files (.md, .json other than

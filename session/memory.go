@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"sync"
@@ -20,7 +21,7 @@ const (
 	// Window is how many of the session's newest entries with facts are read.
 	Window = 256
 	// Budget is the most the look-ups of one call may take together.
-	Budget = 20 * time.Millisecond
+	Budget = 250 * time.Millisecond
 )
 
 // stored is Facts as the entry keeps them.
@@ -67,22 +68,82 @@ func Encode(sessionID string, f *judge.Facts) string {
 	return string(b)
 }
 
+// counts reports whether an entry's facts are part of the session: the
+// call is known to have run. An allow ran (as far as sentinel can know);
+// an ask ran only when the harness recorded it (PostToolUse: an outcome
+// entry for its tool_use_id after it); an ask declined at the prompt or
+// rejected headless left no outcome, and a deny never ran.
+func counts(f register.SessionFact) bool {
+	return f.Decision == "allow" || (f.Decision != "deny" && f.Ran)
+}
+
+// writtenIn is the session's fact about the file with key among rows
+// (newest first). The newest fact of the chain's own (not journaled)
+// entries speaks; journaled facts newer than it can only make it stricter,
+// so a forged journal line cannot shadow the real fact.
+func writtenIn(rows []register.SessionFact, key, p string) (judge.WrittenFact, bool) {
+	var out judge.WrittenFact
+	found := false
+	for _, e := range rows {
+		if !counts(e) {
+			continue
+		}
+		var s stored
+		if json.Unmarshal([]byte(e.Facts), &s) != nil {
+			continue // not ours to read
+		}
+		for k := len(s.W) - 1; k >= 0; k-- {
+			w := s.W[k]
+			if w.P != key {
+				continue
+			}
+			v, ok := judge.ParseVerdict(w.V)
+			if !ok {
+				v = judge.Ask // a fact we cannot read is not a pass
+			}
+			if !found || v > out.Verdict {
+				out = judge.WrittenFact{Path: p, Verdict: v, Rules: w.R, Seq: e.Seq}
+			}
+			found = true
+			break
+		}
+		if found && !e.Journaled {
+			return out, true
+		}
+	}
+	return out, found
+}
+
+// secretIn is the newest entry among rows (newest first) whose call read
+// a secret and ran.
+func secretIn(rows []register.SessionFact) (int64, bool) {
+	for _, e := range rows {
+		var s stored
+		if counts(e) && json.Unmarshal([]byte(e.Facts), &s) == nil && s.S {
+			return e.Seq, true
+		}
+	}
+	return 0, false
+}
+
 // Memory is judge.Memory over the register. The register is opened
-// read-only on the first question; every question is one bounded query
-// (the window, the needle tested by SQLite), and all of them together stay
-// within the budget. After a question that did not finish in time, or
-// failed, the memory answers nothing more.
+// read-only on the first question, its schema and journal checked; every
+// question is one bounded query (the window, the needle tested by SQLite),
+// and all of them together stay within the budget. After a question that
+// did not finish in time, or failed, the memory answers nothing more and
+// says why (Unavailable): a memory that cannot answer is not an empty one.
 type Memory struct {
 	dbPath    string
 	sessionID string
 	until     time.Time // the budget's end, set by the first question
 	budget    time.Duration
 
-	mu   sync.Mutex
-	reg  *register.Register
-	dead bool
-	note string
-	read bool
+	mu      sync.Mutex
+	reg     *register.Register
+	dead    bool
+	note    string
+	unavail string
+	read    bool
 }
 
 // New is the memory of session sessionID in the register in stateDir; the
@@ -107,11 +168,24 @@ func (m *Memory) Note() string {
 	return m.note
 }
 
+// Unavailable says why the memory cannot answer ("" when it can).
+func (m *Memory) Unavailable() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.unavail
+}
+
 // Read reports whether the register was read (the call needed memory).
 func (m *Memory) Read() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.read
+}
+
+// fail makes the memory unavailable for the rest of the call.
+func (m *Memory) fail(why string) {
+	m.dead, m.unavail = true, why
+	m.note = "session memory unavailable (" + why + ")"
 }
 
 // ask returns the session's entries whose facts contain needle, newest
@@ -127,7 +201,7 @@ func (m *Memory) ask(needle string) []register.SessionFact {
 	}
 	left := time.Until(m.until)
 	if left <= 0 {
-		m.dead, m.note = true, fmt.Sprintf("session memory not read within %s: judged without it", m.budget)
+		m.fail(fmt.Sprintf("not read within %s", m.budget))
 		return nil
 	}
 	type result struct {
@@ -142,7 +216,7 @@ func (m *Memory) ask(needle string) []register.SessionFact {
 		defer cancel()
 		var err error
 		if reg == nil {
-			if reg, err = register.OpenReadOnly(m.dbPath); err != nil {
+			if reg, err = openChecked(ctx, m.dbPath); err != nil {
 				done <- result{err: err}
 				return
 			}
@@ -159,57 +233,65 @@ func (m *Memory) ask(needle string) []register.SessionFact {
 		case errors.Is(r.err, register.ErrNotExist):
 			m.dead = true // a fresh register: nothing earlier to remember
 		case r.err != nil:
-			m.dead, m.note = true, fmt.Sprintf("session memory not read (%v): judged without it", r.err)
+			m.fail(r.err.Error())
 		default:
 			m.read = true
 			return r.es
 		}
 	case <-timer.C:
-		m.dead, m.note = true, fmt.Sprintf("session memory not read within %s: judged without it", m.budget)
+		m.fail(fmt.Sprintf("not read within %s", m.budget))
 	}
 	return nil
+}
+
+// openChecked opens the register read-only for the memory and checks what
+// an allowed one-liner could have done to it: a schema the migrations did
+// not create (the facts index dropped, a trigger added), or journal lines
+// not merged into the chain yet (the register's write lock held, so the
+// session's newest facts are not in it).
+func openChecked(ctx context.Context, dbPath string) (*register.Register, error) {
+	reg, err := register.OpenReadOnly(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*register.Register, error) {
+		reg.Close()
+		return nil, err
+	}
+	if p, err := reg.SchemaProblem(ctx); err != nil {
+		return fail(fmt.Errorf("the register's schema could not be read: %w", err))
+	} else if p != "" {
+		return fail(errors.New(p))
+	}
+	if _, err := os.Lstat(filepath.Join(filepath.Dir(dbPath), register.JournalFile)); err == nil {
+		n, err := reg.JournalPending()
+		if err != nil {
+			return fail(fmt.Errorf("the fallback journal could not be read: %w", err))
+		}
+		if n > 0 {
+			return fail(fmt.Errorf("%d fallback-journal lines are not merged into the register yet (its write lock was held)", n))
+		}
+	}
+	return reg, nil
 }
 
 // Close closes the register if a question opened it.
 func (m *Memory) Close() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.reg != nil && !m.dead {
+	if m.reg != nil {
 		m.reg.Close()
 	}
 	m.reg = nil
 }
 
-// Written is the newest fact of the session about the file at p.
+// Written is the session's fact about the file at p.
 func (m *Memory) Written(p string) (judge.WrittenFact, bool) {
 	key := pathKey(m.sessionID, p)
-	for _, e := range m.ask(key) {
-		var s stored
-		if json.Unmarshal([]byte(e.Facts), &s) != nil {
-			continue // not ours to read
-		}
-		for k := len(s.W) - 1; k >= 0; k-- {
-			w := s.W[k]
-			if w.P != key {
-				continue
-			}
-			v, ok := judge.ParseVerdict(w.V)
-			if !ok {
-				v = judge.Ask // a fact we cannot read is not a pass
-			}
-			return judge.WrittenFact{Path: p, Verdict: v, Rules: w.R, Seq: e.Seq}, true
-		}
-	}
-	return judge.WrittenFact{}, false
+	return writtenIn(m.ask(key), key, p)
 }
 
 // SecretRead reports the newest call of the session that read a secret.
 func (m *Memory) SecretRead() (int64, bool) {
-	for _, e := range m.ask(secretNeedle) {
-		var s stored
-		if json.Unmarshal([]byte(e.Facts), &s) == nil && s.S {
-			return e.Seq, true
-		}
-	}
-	return 0, false
+	return secretIn(m.ask(secretNeedle))
 }

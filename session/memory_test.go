@@ -51,7 +51,7 @@ func TestMemory(t *testing.T) {
 		case 4:
 			return "s", "allow", wrote("/p/w.sh", judge.Deny)
 		case 5:
-			return "s", "ask", wrote("/p/w.sh", judge.Allow) // the newer write wins
+			return "s", "allow", wrote("/p/w.sh", judge.Allow) // the newer write wins
 		default:
 			return "s", "allow", nil
 		}
@@ -118,6 +118,172 @@ func TestMemoryUnavailable(t *testing.T) {
 	}
 	if _, ok := late.SecretRead(); ok {
 		t.Error("a dead memory answered")
+	}
+	if late.Unavailable() == "" {
+		t.Error("a memory out of time says it is available")
+	}
+	if m.Unavailable() != "" {
+		t.Errorf("a fresh register is an empty memory, not an unavailable one: %q", m.Unavailable())
+	}
+}
+
+// appendAll appends es to the register in dir, in order.
+func appendAll(t *testing.T, dir string, es ...*register.Entry) {
+	t.Helper()
+	reg, err := register.Open(filepath.Join(dir, "register.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	for _, e := range es {
+		if e.Rules == nil {
+			e.Rules = []string{}
+		}
+		if err := reg.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func decision(id, dec string, f *judge.Facts) *register.Entry {
+	return &register.Entry{Kind: register.KindDecision, Tool: "Bash", Decision: dec, SessionID: "s", ToolUseID: id,
+		Input: []byte(`{}`), Facts: Encode("s", f)}
+}
+
+func ran(id string) *register.Entry {
+	return &register.Entry{Kind: register.KindOutcome, Label: register.LabelRan, SessionID: "s", ToolUseID: id}
+}
+
+// TestMemoryCountsWhatRan: an ask's facts count only once the harness
+// recorded that it ran (PostToolUse); declined, they leave no trace.
+func TestMemoryCountsWhatRan(t *testing.T) {
+	secret := &judge.Facts{Secret: true}
+	cases := []struct {
+		name string
+		es   []*register.Entry
+		want bool
+	}{
+		{"secret read asked and declined", []*register.Entry{decision("t1", "ask", secret)}, false},
+		{"secret read asked and approved", []*register.Entry{decision("t1", "ask", secret), ran("t1")}, true},
+		{"secret read allowed", []*register.Entry{decision("t1", "allow", secret)}, true},
+		{"secret read denied, even with an outcome", []*register.Entry{decision("t1", "deny", secret), ran("t1")}, false},
+		{"an outcome before the decision is not its", []*register.Entry{ran("t1"), decision("t1", "ask", secret)}, false},
+		{"another call's outcome", []*register.Entry{decision("t1", "ask", secret), ran("t2")}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			appendAll(t, dir, tc.es...)
+			m := New(dir, "s", time.Now().Add(10*time.Second), time.Second)
+			defer m.Close()
+			if _, ok := m.SecretRead(); ok != tc.want {
+				t.Errorf("secret read remembered %v, want %v", ok, tc.want)
+			}
+			if m.Unavailable() != "" {
+				t.Errorf("unavailable: %s", m.Unavailable())
+			}
+			w := &judge.Facts{Written: []judge.WrittenFact{{Path: "/p/x.sh", Verdict: judge.Deny}}}
+			var es []*register.Entry
+			for _, e := range tc.es {
+				c := *e
+				if c.Facts != "" {
+					c.Facts = Encode("s", w)
+				}
+				es = append(es, &c)
+			}
+			dir2 := t.TempDir()
+			appendAll(t, dir2, es...)
+			m2 := New(dir2, "s", time.Now().Add(10*time.Second), time.Second)
+			defer m2.Close()
+			if _, ok := m2.Written("/p/x.sh"); ok != tc.want {
+				t.Errorf("written file remembered %v, want %v", ok, tc.want)
+			}
+		})
+	}
+}
+
+// TestMemoryForgedJournal: a journal line (anyone can write one) whose
+// facts say a file is harmless does not shadow the chain's fact; one that
+// says it is harmful still counts.
+func TestMemoryForgedJournal(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		journal judge.Verdict
+		want    judge.Verdict
+	}{{"forged allow", judge.Allow, judge.Ask}, {"journaled deny", judge.Deny, judge.Deny}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			appendAll(t, dir, decision("t1", "allow", wrote("/p/x.sh", judge.Ask)))
+			if err := register.Journal(dir, decision("t2", "allow", wrote("/p/x.sh", tc.journal))); err != nil {
+				t.Fatal(err)
+			}
+			appendAll(t, dir, decision("t3", "allow", nil)) // merges the line into the chain
+			m := New(dir, "s", time.Now().Add(10*time.Second), time.Second)
+			defer m.Close()
+			f, ok := m.Written("/p/x.sh")
+			if !ok || f.Verdict != tc.want {
+				t.Errorf("x.sh: %+v %v, want %s", f, ok, tc.want)
+			}
+		})
+	}
+	// Written from the chain anew after the journaled line: the chain speaks.
+	dir := t.TempDir()
+	appendAll(t, dir, decision("t1", "allow", wrote("/p/x.sh", judge.Deny)))
+	register.Journal(dir, decision("t2", "allow", wrote("/p/x.sh", judge.Deny)))
+	appendAll(t, dir, decision("t3", "allow", wrote("/p/x.sh", judge.Allow)))
+	m := New(dir, "s", time.Now().Add(10*time.Second), time.Second)
+	defer m.Close()
+	if f, ok := m.Written("/p/x.sh"); !ok || f.Verdict != judge.Allow {
+		t.Errorf("rewritten after the journaled line: %+v %v", f, ok)
+	}
+}
+
+// TestMemoryTampered: what an allowed one-liner can do to the register
+// makes memory unavailable, never empty: the facts index dropped, a
+// trigger added, journal lines left unmerged because the write lock is
+// held.
+func TestMemoryTampered(t *testing.T) {
+	edits := map[string]func(t *testing.T, dir string){
+		"facts index dropped": func(t *testing.T, dir string) { execSQL(t, dir, `DROP INDEX entries_session_facts`) },
+		"facts index replaced by an empty one": func(t *testing.T, dir string) {
+			execSQL(t, dir, `DROP INDEX entries_session_facts; CREATE INDEX entries_session_facts ON entries(session_id, seq) WHERE facts = 'none'`)
+		},
+		"tool_use_id index dropped": func(t *testing.T, dir string) { execSQL(t, dir, `DROP INDEX entries_tool_use_id`) },
+		"a trigger added": func(t *testing.T, dir string) {
+			execSQL(t, dir, `CREATE TRIGGER t AFTER INSERT ON entries BEGIN SELECT 1; END`)
+		},
+		"journal not merged (lock held)": func(t *testing.T, dir string) {
+			if err := register.Journal(dir, decision("t9", "allow", wrote("/p/x.sh", judge.Deny))); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+	for name, edit := range edits {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			appendAll(t, dir, decision("t1", "allow", wrote("/p/x.sh", judge.Deny)))
+			edit(t, dir)
+			m := New(dir, "s", time.Now().Add(10*time.Second), time.Second)
+			defer m.Close()
+			if _, ok := m.Written("/p/x.sh"); ok || m.Unavailable() == "" {
+				t.Errorf("answered %v, unavailable %q", ok, m.Unavailable())
+			}
+			if _, ok := m.SecretRead(); ok {
+				t.Error("a dead memory answered")
+			}
+		})
+	}
+}
+
+func execSQL(t *testing.T, dir, q string) {
+	t.Helper()
+	reg, err := register.Open(filepath.Join(dir, "register.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	if _, err := reg.DB().Exec(q); err != nil {
+		t.Fatal(err)
 	}
 }
 

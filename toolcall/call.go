@@ -30,6 +30,9 @@ type Result struct {
 	// and the verdict at least the error verdict.
 	Failures []string
 	Entry    register.Entry
+	// Decision is the judge's decision after the gate (what check and
+	// explain print; Verdict may be stricter after a failure).
+	Decision judge.Decision
 	// Seq is the register entry (0 when not in the register); Journaled
 	// says it is in the fallback journal instead.
 	Seq       int64
@@ -76,6 +79,20 @@ func Decide(p Payload, perr error, env *Environ, cfg *judge.Config, cfgErr error
 	return r
 }
 
+// Redecide judges a recorded call again on the hook's own path (Decide):
+// the entry's call in the mode it was recorded in, with mem as its
+// session's memory (session.Replay rebuilds it from the register), no
+// script read from today's disk and no gate (replay is what the gate
+// consumes). The project directory is the entry's cwd.
+func Redecide(e *register.Entry, env *Environ, cfg *judge.Config, mem judge.Memory) *Result {
+	en := *env
+	en.Memory, en.NoFiles, en.NoGate, en.ProjectDir, en.Problems = mem, true, true, e.Cwd, nil
+	en.Attendance = Attendance{Unattended: !e.Attended}
+	p := Payload{Call: judge.Call{SessionID: e.SessionID, ToolUseID: e.ToolUseID, Cwd: e.Cwd, PermissionMode: e.PermissionMode,
+		HookEventName: "PreToolUse", ToolName: e.Tool, ToolInput: e.Input}}
+	return Decide(p, nil, &en, cfg, nil)
+}
+
 // judge runs the catalog over a well-formed call.
 func (r *Result) judge(c judge.Call, unfaithful func() string, env *Environ, cfg *judge.Config, cfgErr error) {
 	if cfgErr != nil {
@@ -96,9 +113,16 @@ func (r *Result) judge(c judge.Call, unfaithful func() string, env *Environ, cfg
 	}
 	// The must-keep gate (gate/): rules a failed or unchecked configuration
 	// lost are held at their shipped decision.
-	d, r.Gate = gate.Hold(d, env.StateDir, r.Entry.CatalogHash, func() judge.Decision {
-		return judge.Decide(c, env.JudgeEnv(c.Cwd, nil, r.Unattended))
-	})
+	if !env.NoGate {
+		own := d.RuleIDs()
+		d, r.Gate = gate.Hold(d, env.StateDir, r.Entry.CatalogHash, func() judge.Decision {
+			return judge.Decide(c, env.JudgeEnv(c.Cwd, nil, r.Unattended))
+		})
+		if len(d.Hits) > len(own) {
+			d.Used = heldBy(d, own)
+		}
+	}
+	r.Decision = d
 	r.Verdict = d.Verdict
 	if d.Unattended && !r.Unattended {
 		r.Unattended, r.Why = true, "permission_mode "+c.PermissionMode
@@ -134,6 +158,45 @@ func (r *Result) judge(c judge.Call, unfaithful func() string, env *Environ, cfg
 		return
 	}
 	r.Entry.Input = canon
+}
+
+// heldBy notes in d.Used the hits the gate added (those not in own).
+func heldBy(d judge.Decision, own []string) *judge.Used {
+	u := &judge.Used{}
+	if d.Used != nil {
+		*u = *d.Used
+	}
+	u.Gate = nil
+	for _, h := range d.Hits {
+		if !slices.Contains(own, h.RuleID) {
+			u.Gate = append(u.Gate, h.RuleID+": "+h.Reason)
+		}
+	}
+	return u
+}
+
+// Final is the decision as the hook answers it: the judge's (after the
+// gate), with the error verdict and its hit when something failed. check
+// and explain print it.
+func (r *Result) Final() judge.Decision {
+	d := r.Decision
+	d.Hits = append([]judge.Hit(nil), d.Hits...)
+	d.Unattended = r.Unattended
+	if len(r.Failures) > 0 {
+		if r.Hit.RuleID == judge.RuleSentinelUnjudged && (len(d.Hits) == 0 || d.Hits[0].RuleID != judge.RuleSentinelUnjudged) {
+			h := r.Hit
+			h.Verdict, h.Decision = r.Verdict, r.Verdict.String()
+			d.Hits = append([]judge.Hit{h}, d.Hits...)
+		}
+		if d.Error == "" {
+			d.Error = strings.Join(r.Failures, "; ")
+		}
+	}
+	d.Verdict, d.Decision = r.Verdict, r.Verdict.String()
+	if r.Note != "" {
+		d.Note = r.Note
+	}
+	return d
 }
 
 // finish applies the error verdict and fills the entry's decision.

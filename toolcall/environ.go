@@ -61,6 +61,10 @@ type Environ struct {
 	// Memory is the session's memory (package session), set by the hook
 	// once the payload names the session; nil for check, explain, replay.
 	Memory judge.Memory
+	// NoFiles and NoGate are replay's: scripts are not read from today's
+	// disk, and the must-keep gate (which consumes replay's verdicts) is
+	// not applied.
+	NoFiles, NoGate bool
 }
 
 // NewEnviron reads the environment through getenv (os.Getenv in the
@@ -145,5 +149,6 @@ func (e *Environ) JudgeEnv(cwd string, cfg *judge.Config, unattended bool) judge
 		ConfigDir:  e.ConfigDir,
 		Memory:     e.Memory,
 		AgentDirs:  e.AgentDirs,
+		NoFiles:    e.NoFiles,
 	}
 }

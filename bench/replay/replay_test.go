@@ -20,6 +20,7 @@ import (
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/toolcall"
 )
 
 // commands is a realistic mix of what an agent runs: mostly reads, builds
@@ -212,7 +213,7 @@ func BenchmarkReplay(b *testing.B) {
 	build(b)
 	r := open(b)
 	defer r.Close()
-	decide := protocol.HookDecider(nil, judge.Env{Home: "/home/dev"})
+	decide := protocol.HookDecider(nil, &toolcall.Environ{Home: "/home/dev"})
 	b.ResetTimer()
 	for b.Loop() {
 		rep, err := protocol.Replay(outcome.Entries(r), decide, mustKeep)

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/judge"
+	"github.com/sentinel-guard/sentinel/session"
 	"github.com/sentinel-guard/sentinel/toolcall"
 )
 
@@ -28,6 +30,7 @@ type judgeFlags struct {
 	cwd        string
 	unattended bool
 	mode       string
+	session    string
 }
 
 func (f *judgeFlags) register(c *cobra.Command) {
@@ -36,45 +39,62 @@ func (f *judgeFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.cwd, "cwd", "", "directory the call runs in (default: the current directory)")
 	c.Flags().BoolVar(&f.unattended, "unattended", false, "judge as unattended: ask becomes deny (also SENTINEL_UNATTENDED=1/true/yes/on, CLAUDE_CODE_SESSION_ATTENDED=0, CLAUDE_CODE_ENTRYPOINT=sdk-*)")
 	c.Flags().StringVar(&f.mode, "permission-mode", "default", "Claude Code permission_mode of the call")
+	c.Flags().StringVar(&f.session, "session", "", "judge as a call of this session_id: with the session's memory from the register (files it wrote, secrets it read)")
 }
 
-// judgeSetup builds the call and environment the way the hook does:
-// project dir from $CLAUDE_PROJECT_DIR or the cwd, operator configuration
-// from the config dir and the project's .sentinel.toml.
-func (f *judgeFlags) setup(args []string) (judge.Call, judge.Env, error) {
+// judged is one call judged on the hook's own path (toolcall.Decide):
+// the same environment, configuration, session memory and must-keep gate.
+type judged struct {
+	call judge.Call
+	env  *toolcall.Environ
+	r    *toolcall.Result
+}
+
+// judge builds the call and environment the way the hook does (project dir
+// from $CLAUDE_PROJECT_DIR or the cwd, operator configuration from the
+// config dir and the project's .sentinel.toml, the session's memory when
+// --session names one) and decides it with the hook's function. It writes
+// nothing.
+func (f *judgeFlags) judge(args []string) (*judged, error) {
 	if len(args) == 0 {
-		return judge.Call{}, judge.Env{}, fail(exitUsage, "nothing to judge: give the command (or path, or tool_input JSON) after --")
+		return nil, fail(exitUsage, "nothing to judge: give the command (or path, or tool_input JSON) after --")
 	}
 	cwd := f.cwd
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return judge.Call{}, judge.Env{}, fail(exitError, "cannot find the current directory: %v", err)
+			return nil, fail(exitError, "cannot find the current directory: %v", err)
 		}
 		cwd = wd
 	}
 	cwd, err := filepath.Abs(cwd)
 	if err != nil {
-		return judge.Call{}, judge.Env{}, fail(exitUsage, "--cwd: %v", err)
+		return nil, fail(exitUsage, "--cwd: %v", err)
 	}
 	input, err := checkToolInput(f.tool, strings.Join(args, " "))
 	if err != nil {
-		return judge.Call{}, judge.Env{}, fail(exitUsage, "%v", err)
+		return nil, fail(exitUsage, "%v", err)
 	}
-	// The environment as the hook builds it (toolcall), so that check
-	// judges what the hook would.
 	te := toolcall.NewEnviron(os.Getenv)
 	for _, p := range te.Problems {
 		fmt.Fprintln(os.Stderr, "sentinel:", p)
 	}
 	cfg, err := te.LoadConfig(cwd)
 	if err != nil {
-		return judge.Call{}, judge.Env{}, fail(exitError, "%v", err)
+		return nil, fail(exitError, "%v", err)
 	}
-	env := te.JudgeEnv(cwd, cfg, f.unattended)
-	call := judge.Call{ToolName: f.tool, ToolInput: input, Cwd: cwd, PermissionMode: f.mode,
+	if f.unattended && !te.Attendance.Unattended {
+		te.Attendance.Unattended = true
+	}
+	if f.session != "" && te.StateErr == nil {
+		m := session.New(te.StateDir, f.session, time.Now().Add(te.Budget), te.MemoryBudget)
+		defer m.Close()
+		te.Memory = m
+	}
+	call := judge.Call{SessionID: f.session, ToolName: f.tool, ToolInput: input, Cwd: cwd, PermissionMode: f.mode,
 		HookEventName: "PreToolUse"}
-	return call, env, nil
+	r := toolcall.Decide(toolcall.Payload{Call: call}, nil, te, cfg, nil)
+	return &judged{call: call, env: te, r: r}, nil
 }
 
 // checkToolInput turns the argument into tool_input: the command for Bash,
@@ -126,9 +146,12 @@ func newCheckCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "check [flags] -- COMMAND",
 		Short: "Judge one tool call and print the decision",
-		Long: `check judges one tool call exactly as the hook would and prints the
-decision (allow, ask or deny), the rules that fired, why, and what to do
-instead. It does not write the register.
+		Long: `check judges one tool call exactly as the hook would (the same function,
+environment, configuration and must-keep gate) and prints the decision
+(allow, ask or deny), the rules that fired, why, and what to do instead. It
+does not write the register. With --session ID the call is judged as one of
+that session: with what its earlier calls left in the register (files
+written, a secret read), as the hook would judge it.
 
 For Bash the argument is the command (quote it; several arguments are
 joined with spaces). For Write, Edit, MultiEdit, NotebookEdit and Read it
@@ -147,24 +170,13 @@ example a broken configuration file).`,
   sentinel check --tool Write -- ~/.ssh/authorized_keys
   sentinel check --tool Read -- '{"file_path":"/home/me/.aws/credentials"}'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			call, env, err := f.setup(args)
+			j, err := f.judge(args)
 			if err != nil {
 				return err
 			}
-			d := judge.Decide(call, env)
-			// Input the judge cannot see as what would run sees it is
-			// unjudged, here as in the hook (toolcall).
-			if why := toolcall.Unfaithful(call.ToolName, call.ToolInput); why != "" {
-				v := toolcall.ErrorVerdict(d.Unattended || env.Unattended)
-				d.Hits = append([]judge.Hit{{RuleID: judge.RuleSentinelUnjudged, Class: "error", Severity: "high",
-					Verdict: v, Decision: v.String(), Reason: "the guard cannot judge this call: " + why,
-					Alternative: "remove the character; the hook answers the same"}}, d.Hits...)
-				d.Verdict = max(d.Verdict, v)
-				d.Decision = d.Verdict.String()
-				d.Error = why
-			}
+			d := j.r.Final()
 			if f.json {
-				out := decisionOutput{Decision: d, CatalogVersion: judge.CatalogVersion, CatalogHash: env.Config.Hash()}
+				out := decisionOutput{Decision: d, CatalogVersion: judge.CatalogVersion, CatalogHash: j.r.Entry.CatalogHash}
 				out.Reason = checkReason(d)
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")

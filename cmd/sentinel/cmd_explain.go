@@ -14,9 +14,13 @@ import (
 
 // explainOutput is explain's JSON: what the parser found and the decision.
 type explainOutput struct {
-	Tool     string         `json:"tool"`
-	Parse    *parse.Result  `json:"parse,omitempty"`
-	Error    string         `json:"parse_error,omitempty"`
+	Tool  string        `json:"tool"`
+	Parse *parse.Result `json:"parse,omitempty"`
+	Error string        `json:"parse_error,omitempty"`
+	// Memory and Gate are what the verdict used besides the command: the
+	// session memory's answers, the rules the must-keep gate held.
+	Memory   []string       `json:"memory,omitempty"`
+	Gate     []string       `json:"gate,omitempty"`
 	Decision judge.Decision `json:"decision"`
 }
 
@@ -26,13 +30,16 @@ func newExplainCmd() *cobra.Command {
 		Use:   "explain [flags] [--] COMMAND",
 		Short: "Show how a command is read and which rules fire",
 		Long: `explain shows how sentinel reads a Bash command: every execution it
-found (its argv after unwrapping, with words that are only known at run
-time marked ~dynamic), the wrappers removed (sudo, env, xargs, ...), where
+found as the hook judged it (its argv after unwrapping, with words that
+are only known at run time marked ~dynamic; the executions inside a script
+the command runs, read from disk, marked with the file), the wrappers removed (sudo, env, xargs, ...), where
 nested code came from (bash -c, eval, $(...), a pipe into sh, ssh, an
 interpreter one-liner) and at what depth, the directory it runs in, its
 redirects, code it runs that cannot be read; then the spans that were
 recognised as data (echo arguments, commit messages, patterns, quoted
-heredocs) and why; then the decision with the rules that fired.
+heredocs) and why; what the session's memory answered (--session) and what
+the must-keep gate held; then the decision with the rules that fired. The
+decision is the hook's: explain and check call the hook's own function.
 
 It accepts the same flags as check; for other tools only the decision is
 shown. It does not write the register. Exit codes: 0 explained, 3 usage,
@@ -41,15 +48,18 @@ shown. It does not write the register. Exit codes: 0 explained, 3 usage,
   sentinel explain -- 'git commit -m "never run git stash drop"'
   sentinel explain --json -- 'sudo bash -c "rm -rf ~"'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			call, env, err := f.setup(args)
+			j, err := f.judge(args)
 			if err != nil {
 				return err
 			}
-			out := explainOutput{Tool: call.ToolName, Decision: judge.Decide(call, env)}
-			if call.ToolName == "Bash" {
-				res, perr := parse.Parse(strings.Join(args, " "), parse.Options{Cwd: call.Cwd, Home: env.Home})
-				out.Parse = res
-				if perr != nil {
+			d := j.r.Final()
+			out := explainOutput{Tool: j.call.ToolName, Decision: d}
+			if d.Used != nil {
+				out.Parse, out.Memory, out.Gate = d.Used.Parse, d.Used.Memory, d.Used.Gate
+			}
+			if j.call.ToolName == "Bash" && out.Parse == nil {
+				// Not judged: show why the command could not be read.
+				if _, perr := parse.Parse(strings.Join(args, " "), parse.Options{Cwd: j.call.Cwd, Home: j.env.Home}); perr != nil {
 					out.Error = perr.Error()
 				}
 			}
@@ -97,6 +107,9 @@ func printExplain(w io.Writer, out explainOutput) {
 			if e.Synthetic {
 				facts = append(facts, "inferred from interpreter code")
 			}
+			if e.InFile != "" {
+				facts = append(facts, "inside "+e.InFile+" (read from disk)")
+			}
 			if e.Dir != "" {
 				facts = append(facts, "dir: "+e.Dir)
 			} else {
@@ -127,6 +140,20 @@ func printExplain(w io.Writer, out explainOutput) {
 			for _, d := range out.Parse.Data {
 				fmt.Fprintf(w, "  %q: %s\n", d.Text, d.Why)
 			}
+		}
+		fmt.Fprintln(w)
+	}
+	if len(out.Memory) > 0 {
+		fmt.Fprintf(w, "session memory (%d):\n", len(out.Memory))
+		for _, m := range out.Memory {
+			fmt.Fprintf(w, "  %s\n", m)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(out.Gate) > 0 {
+		fmt.Fprintf(w, "held closed by the must-keep gate (%d):\n", len(out.Gate))
+		for _, g := range out.Gate {
+			fmt.Fprintf(w, "  %s\n", g)
 		}
 		fmt.Fprintln(w)
 	}

@@ -151,8 +151,8 @@ func replayConfig(file string) (*judge.Config, string, error) {
 
 // replayEnv is the machine side of a replayed decision, built as the hook
 // builds it (toolcall): the sentinel's own paths stay protected.
-func replayEnv() judge.Env {
-	return toolcall.NewEnviron(os.Getenv).JudgeEnv("", nil, false)
+func replayEnv() *toolcall.Environ {
+	return toolcall.NewEnviron(os.Getenv)
 }
 
 // replaySource streams the local register (with its indexes), or a bundle

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
@@ -89,7 +90,7 @@ func TestReplaySpillJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		decide := func(e register.Entry) (protocol.Redecision, error) {
+		decide := func(e register.Entry, _ judge.Memory) (protocol.Redecision, error) {
 			return protocol.Redecision{Decision: []string{"allow", "deny", "ask", "allow", "ask"}[e.Input[13]-'0'], Rules: []string{"<R&>"}}, nil
 		}
 		src := protocol.Source{Each: outcome.Entries(r), Index: r}
