@@ -16,6 +16,7 @@ const (
 	ProblemCommitment = "commitment" // sha256(Salt || Input) is not the Commitment
 	ProblemDecode     = "decode"     // the entry could not be read
 	ProblemVanished   = "vanished"   // not the register the anchor remembers
+	ProblemSchema     = "schema"     // an index, table or trigger missing, changed or not sentinel's (SchemaProblem)
 )
 
 // Problem is the first place a chain does not hold.
@@ -218,6 +219,16 @@ func (r *Register) Verify() Report {
 	}
 	if rep.Problem == nil {
 		rep.Problem = in.Check(rep.Entries)
+	}
+	if rep.Problem == nil {
+		// The chain holds, but the session memory reads the register through
+		// its indexes: a dropped or replaced one switches memory off.
+		if p, err := r.SchemaProblem(bg); err != nil || p != "" {
+			if err != nil {
+				p = "the schema could not be read: " + err.Error()
+			}
+			rep.Problem = &Problem{Seq: rep.Entries + 1, Kind: ProblemSchema, Msg: p}
+		}
 	}
 	return rep
 }

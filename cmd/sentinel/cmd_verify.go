@@ -18,7 +18,7 @@ import (
 
 // verifyFindings lets other checks add non-fatal findings to a verify
 // report (for example breach findings); each runs after the chain and seals.
-var verifyFindings = []func(rep *seal.Report, reg *register.Register, b *bundle.Bundle){breachFindings}
+var verifyFindings = []func(rep *seal.Report, reg *register.Register, b *bundle.Bundle){breachFindings, schemaFindings}
 
 func newVerifyCmd() *cobra.Command {
 	var bundlePath, rekorURL string
