@@ -12,6 +12,10 @@ import (
 // interpreter finds the code an interpreter runs: a one-liner (python -c,
 // node -e, perl -e, ruby -e, php -r, deno eval), a script file, or stdin.
 func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
+	if checksOnly(c, name) {
+		w.emit(c) // node -c x.js, python3 -m py_compile x.py: read, not run
+		return
+	}
 	code, flag, found, script := interpCode(c.argv[1:], programs.Lookup(name))
 	switch {
 	case found && code != nil && code.Static:
@@ -46,6 +50,20 @@ func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
 	default:
 		w.stdinCode(c, name, lang)
 	}
+}
+
+// checksOnly reports that c only checks its code's syntax, by the program
+// model (programs.ChecksOnly): the file or stdin is read, nothing runs. A
+// word known only at run time ends the options looked at.
+func checksOnly(c *cmd, name string) bool {
+	args := make([]string, 0, len(c.argv)-1)
+	for _, a := range c.argv[1:] {
+		if !a.Static {
+			break
+		}
+		args = append(args, a.Value)
+	}
+	return programs.Lookup(name).ChecksOnly(args)
 }
 
 // interpCode finds the code argument. script is true when the interpreter

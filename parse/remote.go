@@ -10,6 +10,10 @@ import (
 // shell handles bash/sh/... : -c STRING is re-parsed, a script file is an
 // ordinary execution, and otherwise the shell runs what it reads on stdin.
 func (w *walker) shell(sc *scope, c *cmd, name string) {
+	if checksOnly(c, name) {
+		w.emit(c) // bash -n x.sh: the syntax is checked, nothing runs
+		return
+	}
 	args := c.argv[1:]
 	hasC, stdinMode := false, false
 	i := 0

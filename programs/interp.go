@@ -10,13 +10,13 @@ package programs
 // perl5.36, ruby3.3, lua5.4, node18 are the programs below.
 var _ = register(
 	&Program{Name: "python", Names: []string{"python2", "python3", "pypy", "pypy3"}, Kind: Interpreter | TaskRunner, Lang: "python",
-		Opts: S("WXQ"), Inline: "c", Module: "m"},
+		Opts: S("WXQ"), Inline: "c", Module: "m", CheckModules: []string{"py_compile", "compileall"}},
 	&Program{Name: "node", Names: []string{"nodejs"}, Kind: Interpreter, Lang: "js",
-		Opts: S("r", "require", "import", "loader"), Inline: "ep", InlineLong: jsInlineLong, Check: "c"},
+		Opts: S("r", "require", "import", "loader"), Inline: "ep", InlineLong: jsInlineLong, Check: "c", CheckLong: []string{"check"}},
 	&Program{Name: "deno", Kind: Interpreter, Lang: "js", Opts: S("r"), Inline: "ep", InlineLong: jsInlineLong, RunVerb: "run"},
 	&Program{Name: "bun", Kind: Interpreter | PkgManager | TaskRunner, Lang: "js", Opts: S("r"), Inline: "ep", InlineLong: jsInlineLong, RunVerb: "run",
 		Installs: []string{"install", "add"}, InstallRunsCode: true, Manifest: "package.json"},
-	&Program{Name: "perl", Kind: Interpreter, Lang: "perl", Opts: S("I"), Inline: "eE", Attached: "iIMmlx0dDC", Check: "c"},
+	&Program{Name: "perl", Kind: Interpreter, Lang: "perl", Opts: S("I"), Inline: "eE", Attached: "iIMmlx0dDC", Check: "c", CheckRuns: true},
 	&Program{Name: "ruby", Names: []string{"jruby"}, Kind: Interpreter, Lang: "ruby", Opts: S("IrC"), Inline: "e", Attached: "iIx0lKTWEF", Check: "c"},
 	&Program{Name: "php", Kind: Interpreter | TaskRunner, Lang: "php", Opts: S("cdfz"), Inline: "rBRE", Check: "l", ScriptOpt: 'f'},
 	&Program{Name: "lua", Names: []string{"luajit"}, Kind: Interpreter, Lang: "lua", Opts: S("l"), Inline: "e"},

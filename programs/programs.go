@@ -13,7 +13,10 @@
 // it never executes or opens anything.
 package programs
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Kind is a set of what a program is.
 type Kind uint32
@@ -82,9 +85,16 @@ type Program struct {
 	// Attached are options whose value is written onto them (perl -i.bak).
 	Attached string
 	// Module is the option that runs a module instead of a script
-	// (python -m); Check the option that only checks the syntax and runs
-	// nothing (node -c, perl -c, php -l).
+	// (python -m); Check the options that only read the code and check its
+	// syntax (bash -n, node -c, ruby -c, php -l), CheckLong the long ones
+	// (node --check), CheckModules the modules that only compile their
+	// operands (python -m py_compile): see ChecksOnly.
 	Module, Check string
+	CheckLong     []string
+	CheckModules  []string
+	// CheckRuns: the check still runs some of the code (perl -c runs BEGIN
+	// and CHECK blocks), so it is not ChecksOnly.
+	CheckRuns bool
 	// Run and RunSkip say where a Runner's command sits.
 	Run Run
 	// HostFirst: the first operand is the host (ssh HOST, nc HOST PORT).
@@ -174,6 +184,58 @@ func (p *Program) Parse(args []string) Opts {
 		return Parse(args, Spec{})
 	}
 	return Parse(args, p.Opts)
+}
+
+// ChecksOnly reports that args (after the program's name) make it read
+// its code and check it without running any of it: bash -n x.sh, sh -n,
+// node -c / --check, ruby -c, php -l, python -m py_compile / compileall.
+// Only the options before the first operand count (bash x.sh -n runs
+// x.sh with the argument -n), and an option whose value is code ends the
+// scan (python -c CODE -m py_compile runs CODE).
+func (p *Program) ChecksOnly(args []string) bool {
+	if p == nil || p.CheckRuns || (p.Check == "" && len(p.CheckLong) == 0 && len(p.CheckModules) == 0) {
+		return false
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--" || len(a) < 2 || a[0] != '-':
+			return false
+		case strings.HasPrefix(a, "--"):
+			name, _, hasVal := strings.Cut(a[2:], "=")
+			if slices.Contains(p.CheckLong, name) {
+				return true
+			}
+			if slices.Contains(p.InlineLong, name) {
+				return false
+			}
+			if !hasVal && p.Opts.longTakes(name) {
+				i++
+			}
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			c := a[k]
+			switch {
+			case strings.IndexByte(p.Check, c) >= 0:
+				return true
+			case strings.IndexByte(p.Inline, c) >= 0:
+				return false
+			case p.Module != "" && c == p.Module[0]:
+				mod := a[k+1:]
+				if mod == "" && i+1 < len(args) {
+					mod = args[i+1]
+				}
+				return slices.Contains(p.CheckModules, mod)
+			case strings.IndexByte(p.Opts.Short, c) >= 0 || strings.IndexByte(p.Attached, c) >= 0:
+				if k == len(a)-1 && strings.IndexByte(p.Opts.Short, c) >= 0 {
+					i++ // the value is the next word
+				}
+				k = len(a)
+			}
+		}
+	}
+	return false
 }
 
 var index = map[string]*Program{}

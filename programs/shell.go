@@ -6,19 +6,27 @@ import "strings"
 // -o/-O take a value (set -o pipefail); --rcfile/--init-file take a file.
 var shellSpec = S("oO", "rcfile", "init-file")
 
+// -n (noexec) reads the script and checks its syntax without running it;
+// fish's is -n too (--no-execute).
 var _ = register(
-	&Program{Name: "bash", Names: []string{"rbash"}, Kind: Shell, Opts: shellSpec, Inline: "c"},
-	&Program{Name: "sh", Kind: Shell, Opts: shellSpec, Inline: "c"},
-	&Program{Name: "zsh", Kind: Shell, Opts: shellSpec, Inline: "c"},
-	&Program{Name: "dash", Kind: Shell, Opts: shellSpec, Inline: "c"},
-	&Program{Name: "ksh", Names: []string{"mksh", "pdksh", "oksh"}, Kind: Shell, Opts: shellSpec, Inline: "c"},
-	&Program{Name: "ash", Names: []string{"yash", "posh"}, Kind: Shell, Opts: shellSpec, Inline: "c"},
-	&Program{Name: "fish", Kind: Shell, Opts: S("C", "init-command", "command"), Inline: "c"},
+	&Program{Name: "bash", Names: []string{"rbash"}, Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
+	&Program{Name: "sh", Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
+	&Program{Name: "zsh", Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
+	&Program{Name: "dash", Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
+	&Program{Name: "ksh", Names: []string{"mksh", "pdksh", "oksh"}, Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
+	&Program{Name: "ash", Names: []string{"yash", "posh"}, Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
+	&Program{Name: "fish", Kind: Shell, Opts: S("C", "init-command", "command"), Inline: "c", Check: "n", CheckLong: []string{"no-execute"}},
 	&Program{Name: "csh", Names: []string{"tcsh"}, Kind: Shell, Inline: "c"},
 	// Windows shells (WSL, Git Bash, Cygwin, a Windows runner): cmd /c and
 	// powershell -Command are their -c. Their verbs are judged in judge.
 	&Program{Name: "cmd", Kind: Shell, Lang: "cmd"},
 	&Program{Name: "powershell", Names: []string{"pwsh"}, Kind: Shell, Lang: "powershell"},
+)
+
+// Linters of shell scripts read their operands (and print lines of them);
+// they run nothing.
+var _ = register(
+	&Program{Name: "shellcheck", Names: []string{"checkbashisms", "bashate"}, Kind: Reader, Opts: S("efioPsSW", "color", "exclude", "enable", "format", "include", "shell", "severity", "source-path", "wiki-link-count")},
 )
 
 // ShellSyntax reports the shells whose -c string and stdin are POSIX-like

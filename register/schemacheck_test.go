@@ -15,7 +15,14 @@ func TestKnownSchemas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := schemaDigest(want)
+		with := schemaDigest(want)
+		without := map[string]schemaObject{}
+		for k, o := range want {
+			if k != sealsKey {
+				without[k] = o
+			}
+		}
+		d := [2]string{schemaDigest(without), with}
 		if v == SchemaVersion && knownSchemas[v] != d {
 			t.Errorf("knownSchemas[%d] = %q, want %q (add it: the hook's schema check uses it)", v, knownSchemas[v], d)
 		}
@@ -34,6 +41,7 @@ func TestSchemaProblem(t *testing.T) {
 		{`CREATE TRIGGER blank AFTER INSERT ON entries BEGIN SELECT 1; END`, "not sentinel's: trigger blank"},
 		{`DROP INDEX entries_session_facts; CREATE INDEX entries_session_facts ON entries(session_id, seq) WHERE facts = 'x'`, "changed: index entries_session_facts"},
 		{`CREATE TABLE other (x)`, "not sentinel's: table other"},
+		{`DROP TABLE seals; CREATE TABLE seals (id INTEGER PRIMARY KEY)`, "changed: table seals"},
 		{`CREATE VIEW v AS SELECT 1`, "not sentinel's: view v"},
 		{`DROP TRIGGER entries_no_update`, "missing: trigger entries_no_update"},
 	}
@@ -49,6 +57,13 @@ func TestSchemaProblem(t *testing.T) {
 			}
 			if p, err := r.SchemaProblem(context.Background()); p != "" || err != nil {
 				t.Fatalf("fresh register: %q, %v", p, err)
+			}
+			// Sealed once: package seal's table is sentinel's too.
+			if _, err := r.DB().Exec(SealsSchema); err != nil {
+				t.Fatal(err)
+			}
+			if p, err := r.SchemaProblem(context.Background()); p != "" || err != nil {
+				t.Fatalf("sealed register: %q, %v", p, err)
 			}
 			if _, err := r.DB().Exec(e.sql); err != nil {
 				t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/sentinel-guard/sentinel/register"
 )
 
 // Record kinds and statuses.
@@ -39,25 +41,10 @@ type Record struct {
 	SealedAt   time.Time `json:"sealed_at,omitzero"`
 }
 
-const schema = `CREATE TABLE IF NOT EXISTS seals (
-	id INTEGER PRIMARY KEY,
-	kind TEXT NOT NULL,
-	subject TEXT NOT NULL,
-	size INTEGER NOT NULL DEFAULT 0,
-	root TEXT NOT NULL DEFAULT '',
-	head TEXT NOT NULL DEFAULT '',
-	prev TEXT NOT NULL DEFAULT '',
-	checkpoint TEXT NOT NULL,
-	signature BLOB NOT NULL,
-	public_key TEXT NOT NULL,
-	tree_state TEXT NOT NULL DEFAULT '',
-	status TEXT NOT NULL CHECK (status IN ('pending','sealed')),
-	rekor_url TEXT NOT NULL,
-	rekor_uuid TEXT NOT NULL DEFAULT '',
-	rekor_entry TEXT NOT NULL DEFAULT '',
-	created_at TEXT NOT NULL,
-	sealed_at TEXT NOT NULL DEFAULT ''
-)`
+// schema is the seals table, kept in package register beside the
+// migrations so that the register's schema check (register.SchemaProblem)
+// knows it.
+const schema = register.SealsSchema
 
 // EnsureSchema creates the seals table if it does not exist.
 func EnsureSchema(db *sql.DB) error {
