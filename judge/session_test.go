@@ -180,7 +180,7 @@ func TestScriptsOnDisk(t *testing.T) {
 		{"node del.js", Deny, ""},
 		{"python3 -m py_compile del.py", Allow, ""},
 		{"python3 -m compileall .", Allow, ""},
-		{"python3 -m del", Allow, ""}, // a module by name, not this file
+		{"python3 -m del", Allow, ""},  // a module by name, not this file
 		{"perl -c begin.pl", Deny, ""}, // perl -c runs BEGIN blocks
 	}
 	for _, tc := range cases {
