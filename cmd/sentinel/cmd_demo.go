@@ -39,6 +39,9 @@ type demoCall struct {
 	Tool       string          `json:"tool,omitempty"`
 	Input      json.RawMessage `json:"input,omitempty"`
 	Raw        string          `json:"raw,omitempty"` // a malformed payload sent as is
+	// Approved: the human answers yes at the ask, so the call runs and
+	// PostToolUse records it (what the session's memory counts).
+	Approved bool `json:"approved,omitempty"`
 }
 
 // demoResult is what the hook answered for one call.
@@ -195,25 +198,32 @@ func runDemo(w io.Writer, keep bool) error {
 		if r.Reason != "" {
 			reasons = append(reasons, fmt.Sprintf("%2d  %s", i+1, r.Reason))
 		}
-		// An allowed call runs; PostToolUse records it (once, to show it).
-		if i == 0 && r.Decision == "allow" {
+		// An allowed call runs; PostToolUse records it (once, to show it),
+		// and so for an ask the human approves.
+		if (i == 0 && r.Decision == "allow") || (c.Approved && r.Decision == "ask") {
+			pl := map[string]any{}
+			json.Unmarshal(c.payload(i, home, proj), &pl)
+			pl["hook_event_name"], pl["tool_response"] = "PostToolUse", map[string]string{"stdout": "ok"}
+			b, _ := json.Marshal(pl)
 			post := exec.Command(hookExe, "post")
 			post.Env = env
-			post.Stdin = strings.NewReader(`{"session_id":"demo-0000-4000-8000-000000000001","hook_event_name":"PostToolUse","cwd":"` + proj +
-				`","tool_name":"Bash","tool_input":{"command":"npm test"},"tool_use_id":"toolu_demo_01","tool_response":{"stdout":"ok"}}`)
+			post.Stdin = strings.NewReader(string(b))
 			if err := post.Run(); err != nil {
 				fmt.Fprintf(w, "PostToolUse hook failed: %v\n", err)
 				bad++
 			} else {
 				seq++
-				outcomeSeq = seq
+				if outcomeSeq == 0 {
+					outcomeSeq = seq
+				}
 			}
 		}
 	}
 	tw.Flush()
 	if outcomeSeq > 0 {
 		fmt.Fprintf(w, "\nRegister entries are not calls: each call is one decision entry, and entry #%d is call 1's outcome entry\n"+
-			"(PostToolUse records that the allowed call ran), so the entries after it are one ahead of the calls.\n", outcomeSeq)
+			"(PostToolUse records that the allowed call ran; the secret read the human approved has one too), so the entries\n"+
+			"after them are ahead of the calls.\n", outcomeSeq)
 	}
 	fmt.Fprintln(w, "\nWhat Claude Code is told (ask: the user sees it at the prompt; deny: the model reads it;\n"+
 		"\"+N more\" names the other rules that fired, and a session rule the earlier entry it follows):")
