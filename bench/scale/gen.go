@@ -94,9 +94,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s exists: refusing to add to it\n", *out)
 		os.Exit(1)
 	}
-	decide := protocol.HookDecider(nil, toolcall.NewEnviron(os.Getenv).JudgeEnv("", nil, false))
+	decide := protocol.HookDecider(nil, toolcall.NewEnviron(os.Getenv))
 	label := func(c call, attended bool) protocol.Redecision {
-		d, err := decide(entryOf(c, attended))
+		d, err := decide(entryOf(c, attended), nil) // generated calls leave no facts: no memory
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
