@@ -233,7 +233,11 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 		if err != nil {
 			return err
 		}
-		j.writePath(p, kindEdit, tool+" "+p)
+		k := kindEdit
+		if c, ok := obj["content"].(string); ok && tool == "Write" && strings.TrimSpace(c) == "" {
+			k = kindEmpty // a Write of nothing empties the file
+		}
+		j.writePath(p, k, tool+" "+p)
 		if c, ok := obj["content"].(string); ok && tool == "Write" {
 			j.noteWritten(p, c)
 		} else if tool != "Write" {

@@ -68,7 +68,7 @@ func (j *judge) disk(e *parse.Exec, args []string, detail string) bool {
 		for _, a := range args {
 			if v, ok := strings.CutPrefix(a, "of="); ok {
 				if p, ok := j.resolve(v, e.Dir); ok {
-					j.writeAbs(p, kindTruncate, detail)
+					j.writeAbs(p, ddKind(args), detail)
 				}
 			}
 		}

@@ -131,7 +131,7 @@ func (j *judge) redirects(e *parse.Exec, detail string) {
 		case "<>":
 			j.writeAbs(p, kindEdit, detail)
 		case ">", ">|", "&>":
-			j.writeAbs(p, kindTruncate, detail)
+			j.writeAbs(p, emptyingRedirect(e), detail)
 		}
 	}
 }
@@ -181,7 +181,11 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 	case "find":
 		j.find(e, args, detail)
 	case "truncate":
-		j.writesTo(e, prog.Parse(args).Pos, kindTruncate, detail)
+		k := kindEmpty
+		if s := prog.Parse(args).Value('s', "size"); strings.HasPrefix(s, "+") || strings.HasPrefix(s, ">") {
+			k = kindEdit // grows it
+		}
+		j.writesTo(e, prog.Parse(args).Pos, k, detail)
 	case "tee": // sponge
 		o := prog.Parse(args)
 		k := kindTruncate

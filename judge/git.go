@@ -65,7 +65,7 @@ var _ = rules(
 	Rule{ID: RuleGitPushForce, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "force push, mirror push or remote ref deletion rewrites shared history",
 		Alternative: "`git push --force-with-lease`, or push a new branch",
-		Matches:     "`push -f`/`--force`/`--mirror`/`--delete`/`-d`/`--prune`, `+ref`, `:ref`; not `--force-with-lease` alone",
+		Matches:     "`push -f`/`--force`/`--mirror`/`--delete`/`-d`/`--prune`, `+ref`, `:ref`; not `--force-with-lease` alone, unless its source counts back (`HEAD~10:main`, gitdiscard.go)",
 		Fire:        []string{`git push --{force,}`, "git push --force", "git push origin +main"},
 		Pass:        []string{"git push --force-with-lease", "git push origin main"}},
 	Rule{ID: RuleGitBranchForceDelete, Class: ClassDiscardWork, Severity: SevMedium, Decision: Ask, Catastrophic: false,

@@ -58,13 +58,17 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 	// onto an existing file this overwrites it; from /dev/null it empties
 	// it; otherwise it may only create one: an edit, not a truncation.
 	k := kindEdit
-	if contains(pos, "/dev/null") {
-		k = kindTruncate
+	if contains(pos, "/dev/null") || contains(pos, "/dev/zero") {
+		k = kindEmpty
 	}
 	j.writeAbs(p, k, detail)
 	j.copyInto(prog, args, pos, dest, p, k, detail)
 	if e.Name == "mv" {
-		j.writesTo(e, pos, kindDelete, detail)
+		if p == "/dev/null" {
+			j.writesTo(e, pos, kindEmpty, detail) // mv F /dev/null: F is gone
+		} else {
+			j.writesTo(e, pos, kindDelete, detail)
+		}
 	}
 }
 
@@ -125,10 +129,15 @@ func (j *judge) inPlace(e *parse.Exec, args []string, detail string) {
 	if !inplace {
 		return
 	}
+	script := ""
 	if !hasScriptOpt && len(files) > 0 {
-		files = files[1:] // the first operand is the script
+		script, files = files[0], files[1:] // the first operand is the script
 	}
-	j.writesTo(e, files, kindEdit, detail)
+	k := kindEdit
+	if emptyingEdit(e.Name, args, script) {
+		k = kindEmpty // sed -i d F, perl -i -ne '' F
+	}
+	j.writesTo(e, files, k, detail)
 }
 
 // chmod judges chmod/chown/... : setuid bits, recursion on system or home,

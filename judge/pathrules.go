@@ -77,6 +77,7 @@ const (
 	kindEdit                      // Write/Edit tools, sed -i, <>
 	kindDelete                    // rm, unlink, shred, mv away
 	kindChmod                     // chmod, chown, chattr
+	kindEmpty                     // emptied whatever it held: : > F, truncate, cp /dev/null F, sed -i d F, Write of ""
 )
 
 // Where a path lies, from the point of view of destruction.
@@ -219,7 +220,7 @@ func (j *judge) locate(p string) location {
 		switch {
 		case p == j.project:
 			return locProjectRoot
-		case p == j.project+"/.git":
+		case p == j.project+"/.git" || j.gitStore(p):
 			return locGitDir
 		}
 		return locInside
@@ -443,6 +444,15 @@ func (j *judge) writeAbs(p string, kind writeKind, detail string) {
 // writeLex judges a write of kind to p as it is named.
 func (j *judge) writeLex(p string, kind writeKind, detail string) {
 	base, _ := globBase(p)
+	if (kind == kindEmpty || kind == kindTruncate) && j.gitStore(p) {
+		j.add(RuleRmGitDir, detail) // : > .git/HEAD
+	}
+	if j.destroysHomeFile(p, kind) {
+		j.add(RuleHomeFileDestroy, detail) // and on: the guard's and the dotfile rules may speak too
+	}
+	if kind == kindEmpty {
+		kind = kindTruncate
+	}
 	switch {
 	case j.isSentinelPath(base) || j.isSentinelPath(p):
 		j.add(RuleSentinelTamper, detail)

@@ -24,7 +24,7 @@ var _ = rules(
 	Rule{ID: RuleRmGitDir, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "deleting a .git directory destroys the repository's history",
 		Alternative: "keep .git; remove only the files you mean to",
-		Matches:     "`rm -rf .git` of the project",
+		Matches:     "`rm -rf .git` of the project, of its object store, refs, logs, HEAD or packed-refs; `find .git -delete`; `: > .git/HEAD`",
 		Fire:        []string{"rm -rf .git"},
 		Pass:        []string{"rm -rf .github/old-workflows", "rm -rf build/.git-cache"}},
 	Rule{ID: RuleRmSystem, Class: ClassDestroyFiles, Severity: SevCritical, Decision: Deny, Catastrophic: true,
@@ -143,6 +143,9 @@ func (j *judge) rmAbs(e *parse.Exec, p string, recursive, strong bool, detail st
 	if remoteDelete(e) {
 		j.rmRemote(p, strong, tampered, detail)
 		return
+	}
+	if j.cache(p) {
+		return // rm -rf ~/.cache/pip: rebuilt on demand
 	}
 	switch j.locate(p) {
 	case locSystem:
@@ -331,6 +334,14 @@ func (j *judge) find(e *parse.Exec, args []string, detail string) {
 
 // findRoot judges a deleting find rooted at the absolute path p.
 func (j *judge) findRoot(e *parse.Exec, p string, args []string, detail string) {
+	if j.cache(p) || p == j.home+"/.cache" && programs.FindSelects(args) {
+		// find ~/.cache -atime +90 -delete: rebuilt on demand (unless the
+		// guard keeps its state there)
+		if j.isSentinelPath(p) || j.aboveSentinel(p) {
+			j.writeLex(p, kindDelete, detail)
+		}
+		return
+	}
 	j.writeLex(p, kindDelete, detail)
 	if remoteDelete(e) {
 		j.findRemote(p, detail)
@@ -345,6 +356,10 @@ func (j *judge) findRoot(e *parse.Exec, p string, args []string, detail string) 
 	case locProjectRoot:
 		if !programs.FindSelects(args) {
 			j.add(RuleRmProjectRoot, detail) // everything in the project, like rm -rf ./*
+		}
+	case locGitDir:
+		if !programs.FindSelects(args) {
+			j.add(RuleRmGitDir, detail) // find .git -delete
 		}
 	}
 }

@@ -20,7 +20,7 @@ var _ = register(
 	&Program{Name: "unlink", Kind: Deleter | NonReader},
 	&Program{Name: "rmdir", Kind: Deleter | NonReader},
 	&Program{Name: "rimraf", Kind: Deleter | NonReader},
-	&Program{Name: "trash", Names: []string{"trash-put", "gio"}, Kind: NonReader},
+	&Program{Name: "trash", Names: []string{"trash-put", "gio", "rmtrash", "trash-cli", "gtrash"}, Kind: NonReader, Removes: trashRemoves},
 	&Program{Name: "shred", Names: []string{"srm", "wipe"}, Kind: Deleter | Writer | NonReader, Opts: S("nsx", "iterations", "size", "random-source")},
 	&Program{Name: "cp", Kind: Reader | Writer | Copier | Archiver, Opts: copySpec, Links: cpLinks},
 	&Program{Name: "mv", Kind: Writer | NonReader | Copier, Opts: copySpec},
@@ -31,7 +31,8 @@ var _ = register(
 	&Program{Name: "ditto", Kind: Reader | Writer | Copier | Archiver},
 	&Program{Name: "tee", Names: []string{"sponge"}, Kind: Writer, Outputs: Operands},
 	&Program{Name: "dd", Kind: Reader | Writer, Outputs: ddOutputs},
-	&Program{Name: "truncate", Kind: Writer | NonReader, Opts: S("sr", "size", "reference")},
+	// truncate is a Deleter of content: find -exec truncate -s 0 {} + empties all it finds
+	&Program{Name: "truncate", Kind: Writer | NonReader | Deleter, Opts: S("sr", "size", "reference")},
 	&Program{Name: "sed", Kind: Reader | Writer | Pattern, Opts: S("ef", "expression", "file"), CodeIn: sedCode,
 		Outputs: func(a []string) []string { ef, _ := sedEffects(a); return ef.Writes },
 		Inputs:  func(a []string) []string { ef, _ := sedEffects(a); return ef.Reads }},
@@ -40,10 +41,10 @@ var _ = register(
 	&Program{Name: "chattr", Kind: Writer | NonReader | Permissions},
 	&Program{Name: "setfacl", Kind: Writer | NonReader | Permissions},
 	&Program{Name: "touch", Names: []string{"mkdir"}, Kind: Writer | NonReader},
-	&Program{Name: "tar", Names: []string{"bsdtar"}, Kind: Reader | Writer | Archiver, Opts: tarSpec, Unpacks: tarUnpacks, CodeIn: tarCode},
+	&Program{Name: "tar", Names: []string{"bsdtar"}, Kind: Reader | Writer | Archiver, Opts: tarSpec, Unpacks: tarUnpacks, CodeIn: tarCode, Removes: tarRemoves},
 	&Program{Name: "unzip", Kind: Writer, Opts: unzipSpec, Unpacks: unzipUnpacks},
-	&Program{Name: "zip", Kind: Reader | Writer | Archiver, CodeIn: zipCode},
-	&Program{Name: "7z", Names: []string{"7za", "7zz", "rar"}, Kind: Reader | Writer | Archiver},
+	&Program{Name: "zip", Kind: Reader | Writer | Archiver, CodeIn: zipCode, Removes: zipRemoves},
+	&Program{Name: "7z", Names: []string{"7za", "7zz", "7zr", "rar"}, Kind: Reader | Writer | Archiver, Removes: sevenZipRemoves},
 	&Program{Name: "cpio", Names: []string{"pax"}, Kind: Reader | Writer | Archiver},
 	// readers of their operands
 	// editors: what they change is decided by keystrokes or -c/-s scripts
@@ -212,4 +213,61 @@ func bindfsLinks(args []string) (targets []string, name string, intoDir bool) {
 		return nil, "", false
 	}
 	return o.Pos[:1], o.Pos[1], false
+}
+
+// tarRemoves: tar --remove-files deletes the members it packed (relative
+// ones from -C's directory).
+func tarRemoves(args []string) []string {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		args = append([]string{"-" + args[0]}, args[1:]...) // tar cf x.tar --remove-files d
+	}
+	o := Parse(args, tarSpec)
+	if !o.Has(0, "remove-files") {
+		return nil
+	}
+	dir := o.Value('C', "directory")
+	var out []string
+	for _, m := range o.Pos {
+		if dir != "" && !strings.HasPrefix(m, "/") && !strings.HasPrefix(m, "~") {
+			m = strings.TrimSuffix(dir, "/") + "/" + m
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// zipRemoves: zip -m / --move deletes the files once zipped (the first
+// operand is the archive).
+func zipRemoves(args []string) []string {
+	o := Parse(args, S("bnOtxiP", "temp-path", "suffixes", "out", "exclude", "include", "password"))
+	if !o.Has('m', "move") || len(o.Pos) < 2 {
+		return nil
+	}
+	return o.Pos[1:]
+}
+
+// sevenZipRemoves: 7z a -sdel ARCHIVE FILES, rar m/mf ARCHIVE FILES and
+// rar a -df delete what they packed.
+func sevenZipRemoves(args []string) []string {
+	pos := Operands(args)
+	if len(pos) < 3 {
+		return nil
+	}
+	if has(args, "-sdel", "-df") || pos[0] == "m" || pos[0] == "mf" {
+		return pos[2:]
+	}
+	return nil
+}
+
+// trashRemoves: trash-put F, trash F, gio trash F, gio remove F.
+func trashRemoves(args []string) []string {
+	pos := Operands(args)
+	if len(args) > 0 && (args[0] == "trash" || args[0] == "remove" || args[0] == "rm") {
+		return Operands(args[1:]) // gio SUBCOMMAND
+	}
+	if len(pos) > 0 && has([]string{"list", "empty", "restore", "open", "info", "cat", "copy", "mount", "mkdir", "monitor",
+		"move", "rename", "save", "set", "tree", "help", "version", "launch", "mime"}, pos[0]) {
+		return nil // trash list, gio open, gio info: nothing deleted
+	}
+	return pos
 }

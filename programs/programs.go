@@ -173,6 +173,11 @@ type Program struct {
 	// Inputs are files it reads by its options or script, not its
 	// operands (sed's r FILE, awk's getline < "FILE").
 	Inputs func(args []string) []string
+	// Removes are the operands a program deletes besides what it is
+	// for: an archiver told to remove what it packed (tar --remove-files,
+	// zip -m, 7z -sdel), a trash tool; paths as written (tar's joined to
+	// its -C directory).
+	Removes func(args []string) []string
 }
 
 // Is reports whether p is non-nil and of every kind in k.

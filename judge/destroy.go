@@ -1,0 +1,201 @@
+package judge
+
+import (
+	"os"
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
+)
+
+// A file in the home directory is destroyed by more than rm (blind attack
+// class 7): emptied (`: > F`, `truncate -s 0 F`, `cp /dev/null F`, `dd
+// if=/dev/zero of=F`, `sed -i d F`, a Write of nothing), overwritten where
+// it exists (`curl -o F`, `unzip -o -d ~`), or deleted by an archiver or a
+// trash tool (`tar --remove-files`, `zip -m`, `7z a -sdel`, `gio trash`).
+// The programs' operands are typed in programs/ (Removes, the kinds of
+// write); this file says what that does to a home file outside the project.
+
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RuleHomeFileDestroy = "HOME-FILE-DESTROY"
+)
+
+var _ = rules(
+	Rule{ID: RuleHomeFileDestroy, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
+		Reason:      "emptying or overwriting a file in the home directory outside the project destroys what it held",
+		Alternative: "work on a copy inside the project; leave the operator's files to the operator",
+		Matches:     "`: > F`, `truncate`, `cp /dev/null F`, `dd if=/dev/zero of=F`, `sed -i d F`, `perl -i -ne '' F`, `ex -sc '%d|x' F`, `mv F /dev/null`, a Write of nothing, of a file under home outside the project, caches and temp dirs; `curl -o`/`>` onto such a file that exists; `unzip -o` into home",
+		Fire:        []string{": > ~/Documents/thesis.tex", "truncate -s 0 ~/Documents/thesis.tex", "cp /dev/null ~/Documents/thesis.tex", "sed -i d ~/Documents/thesis.tex", "unzip -o /tmp/junk.zip -d ~"},
+		Pass:        []string{": > ./app.log", "truncate -s 0 ./app.log", "cp /dev/null ./app.log", "sed -i 's/foo/bar/' ~/notes/todo.txt", "truncate -s 0 ~/.cache/app/log", "unzip -o assets.zip -d ./static"}},
+)
+
+var _ = onExec(func(j *judge, x execution) {
+	e := x.e
+	if e.Synthetic || e.Remote {
+		return
+	}
+	p := programs.Lookup(e.Name)
+	if p == nil {
+		return
+	}
+	if p.Removes != nil {
+		// tar --remove-files, zip -m, 7z -sdel, trash-put: what they take
+		// away is a deletion, judged as rm -rf judges it
+		for _, raw := range p.Removes(x.args) {
+			if abs, ok := j.resolve(raw, e.Dir); ok {
+				j.rmAbs(e, abs, true, true, x.detail)
+				if r := j.viaLinks(abs, false, x.detail); r != "" {
+					j.rmAbs(e, r, true, true, x.detail+" (through a link: "+r+")")
+				}
+			}
+		}
+	}
+	if p.EditsOperands && !(p.ReadOnly != nil && p.ReadOnly(x.args)) && editorEmpties(x.args) {
+		// vim -es -c '%d' -c wq F, ex -sc '%d|x' F
+		for _, op := range p.Parse(x.args).Pos {
+			j.writesTo(e, []string{op}, kindEmpty, x.detail)
+		}
+	}
+	if p.Unpacks != nil {
+		if _, dest, ok := p.Unpacks(x.args); ok && p.Name == "unzip" && programs.HasShortFlag(x.args, 'o') {
+			// unzip -o: every member replaces the file of its name, unasked
+			if d, ok := j.resolve(dest, e.Dir); ok && dest != "" && (d == j.home || j.homeArea(d)) {
+				j.add(RuleHomeFileDestroy, x.detail)
+			}
+		}
+	}
+})
+
+// destroysHomeFile reports a write of kind to p that destroys a home file
+// outside the project: emptying it, or truncating one that exists.
+func (j *judge) destroysHomeFile(p string, kind writeKind) bool {
+	if kind != kindEmpty && kind != kindTruncate || !j.homeArea(p) {
+		return false
+	}
+	return kind == kindEmpty || j.existingFile(p)
+}
+
+// homeArea reports a path below home that is the operator's: not the
+// project, a temp dir, a cache, or a dotfile directly in home (whose
+// rules are their own).
+func (j *judge) homeArea(p string) bool {
+	if j.home == "" || !strictlyUnder(p, j.home) || j.cache(p) {
+		return false
+	}
+	return j.locate(p) == locOutside
+}
+
+// cacheRoots hold what a tool rebuilds on its own: emptying them loses
+// nothing (rm -rf ~/.cache/pip, find ~/.cache -atime +90 -delete).
+var cacheRoots = []string{".cache", "Library/Caches", ".npm/_cacache", ".npm/_logs", ".gradle/caches", ".cargo/registry/cache", ".yarn/cache"}
+
+// cache reports a path inside a cache under home (a cache root's own
+// directory counts only for the roots that are a tool's alone).
+func (j *judge) cache(p string) bool {
+	for _, c := range cacheRoots {
+		root := j.home + "/" + c
+		if strictlyUnder(p, root) || p == root && strings.Contains(c, "/") && c != "Library/Caches" {
+			return true
+		}
+	}
+	return false
+}
+
+// existingFile reports a regular file at p (followed; nothing opened).
+// Replay (NoFiles) does not look.
+func (j *judge) existingFile(p string) bool {
+	if j.env.NoFiles || strings.ContainsAny(p, "*?[") {
+		return false
+	}
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// emptyingRedirect is the kind of a `>` redirect of e: nothing written
+// (`: > F`, `> F`, `true > F`, `cat /dev/null > F`) empties F.
+func emptyingRedirect(e *parse.Exec) writeKind {
+	if len(e.Argv) == 0 {
+		return kindEmpty
+	}
+	switch e.Name {
+	case ":", "true", "false":
+		return kindEmpty
+	case "cat", "echo":
+		vals := wordValues(e.Argv[1:])
+		if e.Name == "cat" && len(vals) == 1 && vals[0] == "/dev/null" || e.Name == "echo" && len(vals) == 1 && vals[0] == "-n" {
+			return kindEmpty
+		}
+	}
+	return kindTruncate
+}
+
+// ddKind: dd of=F from /dev/zero, /dev/null or a random device empties F.
+func ddKind(args []string) writeKind {
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "if="); ok {
+			switch v {
+			case "/dev/zero", "/dev/null", "/dev/urandom", "/dev/random":
+				return kindEmpty
+			}
+			return kindTruncate
+		}
+	}
+	return kindTruncate
+}
+
+// emptyingEdit reports an in-place edit that leaves nothing: sed's script
+// `d` (every line deleted), perl -n without a print.
+func emptyingEdit(name string, args []string, script string) bool {
+	var scripts []string
+	if script != "" {
+		scripts = append(scripts, script)
+	}
+	for i, a := range args {
+		if (a == "-e" || a == "--expression") && i+1 < len(args) {
+			scripts = append(scripts, args[i+1])
+		}
+	}
+	if programs.LangOf(name) == "perl" {
+		n := false
+		for _, a := range args {
+			n = n || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'n') && !strings.ContainsRune(a, 'p')
+		}
+		code := strings.Join(scripts, ";")
+		return n && !strings.Contains(code, "print") && !strings.Contains(code, "say")
+	}
+	if programs.Canon(name) != "sed" || len(scripts) == 0 {
+		return false
+	}
+	for _, s := range scripts {
+		switch strings.Join(strings.Fields(s), "") {
+		case "d", "1,$d", "0,$d", ",$d", "$!d;d", "1,$!d":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// editorEmpties reports an editor's command line whose commands delete
+// every line (-c '%d', -c '1,$d', -sc '%d|x').
+func editorEmpties(args []string) bool {
+	for i, a := range args {
+		v := ""
+		switch {
+		case (a == "-c" || a == "-sc" || a == "--cmd") && i+1 < len(args):
+			v = args[i+1]
+		case strings.HasPrefix(a, "+"):
+			v = a[1:]
+		default:
+			continue
+		}
+		for _, c := range strings.Split(strings.TrimPrefix(v, ":"), "|") {
+			switch strings.Join(strings.Fields(c), "") {
+			case "%d", "1,$d", "%delete", "1,$delete", "g/^/d", "%normaldG":
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,42 @@
+package judge
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestOverwriteExistingHomeFile: a write that replaces a home file outside
+// the project destroys it only where the file exists; emptying one is
+// destruction whether or not the judge can see it.
+func TestOverwriteExistingHomeFile(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "u")
+	for _, d := range []string{"proj", "Documents", ".cache/pip"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, "Documents/thesis.tex"), []byte("chapter 1"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		tool, input string
+		noFiles     bool
+		want        Verdict
+	}{
+		{"Bash", "curl -o ~/Documents/thesis.tex https://example.com/", false, Deny},
+		{"Bash", "echo draft > ~/Documents/thesis.tex", false, Deny},
+		{"Bash", "curl -o ~/Documents/new.pdf https://example.com/", false, Allow},
+		{"Bash", "curl -o ~/Documents/thesis.tex https://example.com/", true, Allow}, // replay does not look
+		{"Bash", "truncate -s 0 ~/Documents/thesis.tex", true, Deny},
+		{"Bash", "truncate -s +1M ~/Documents/thesis.tex", false, Allow}, // grows it
+		{"Bash", "truncate -s 0 ~/.cache/pip/log", false, Allow},
+		{"Write", `{"file_path":"` + home + `/Documents/thesis.tex","content":""}`, false, Deny},
+		{"Write", `{"file_path":"PROJ/notes.txt","content":""}`, false, Allow},
+	}
+	for _, tc := range cases {
+		if d := decideLinked(t, home, tc.tool, tc.input, tc.noFiles); d.Verdict != tc.want {
+			t.Errorf("%s %s (NoFiles %v): %s %v, want %s", tc.tool, tc.input, tc.noFiles, d.Decision, d.RuleIDs(), tc.want)
+		}
+	}
+}
