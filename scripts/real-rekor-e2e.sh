@@ -76,9 +76,11 @@ expect 1 sentinel verify --allow-unsealed
 
 step "export and verify the bundle"
 sentinel export --out "$work/bundle.json" --disclose 1,3
-sentinel verify --bundle "$work/bundle.json" --rekor-key "$REKOR_PUBKEY" --allow-unsealed
-sentinel export --out "$work/bundle-all.json" --disclose all
-sentinel verify --bundle "$work/bundle-all.json" --rekor-key "$REKOR_PUBKEY" --allow-unsealed --json > "$work/report.json"
+op=$XDG_CONFIG_HOME/sentinel/signing.key.pub
+sentinel verify --bundle "$work/bundle.json" --rekor-key "$REKOR_PUBKEY" --operator-key "$op"
+expect 6 sentinel verify --bundle "$work/bundle.json" --rekor-key "$REKOR_PUBKEY"   # not pinned
+sentinel export --out "$work/bundle-all.json" --disclose all --include-unsealed
+sentinel verify --bundle "$work/bundle-all.json" --rekor-key "$REKOR_PUBKEY" --allow-unsealed --operator-key "$op" --json > "$work/report.json"
 echo "bundle with everything disclosed: ok"
 
 step "protocol seal against $REKOR_URL; the seal travels in the bundle"
@@ -95,21 +97,25 @@ value = 100.0
 reading = "2099-12-15"
 TOML
 sentinel protocol seal "$work/protocol.toml" --rekor-url "$REKOR_URL"
-sentinel protocol check "$work/protocol.toml" --at today --rekor-key "$REKOR_PUBKEY"
+expect 1 sentinel protocol check "$work/protocol.toml" --at today --rekor-key "$REKOR_PUBKEY"   # the tail is unsealed: NOT SEALED
 
 step "seal the tail, export a bundle cut here, seal once more"
 sentinel seal --rekor-url "$REKOR_URL"
+sentinel protocol check "$work/protocol.toml" --at today --rekor-key "$REKOR_PUBKEY"
 sentinel export --out "$work/cut.json" --fields all
-sentinel verify --bundle "$work/cut.json" --rekor-key "$REKOR_PUBKEY"
+sentinel verify --bundle "$work/cut.json" --rekor-key "$REKOR_PUBKEY" --operator-key "$op"
+sentinel protocol check "$work/protocol.toml" --at today --bundle "$work/cut.json" --rekor-key "$REKOR_PUBKEY" --operator-key "$op"
 sentinel-hook < "$repo/testdata/payloads/bash_npm_test.json" > /dev/null 2>&1 || true
 sentinel seal --rekor-url "$REKOR_URL"
 # rekor-server writes its search index (Redis) after integrating: give it a moment.
 sleep 2
 
 step "verify online against $REKOR_URL: live entries, consistency, and the monitor (search index by key)"
-sentinel verify --online --rekor-key "$REKOR_PUBKEY"
+sentinel verify --online --rekor-key "$REKOR_PUBKEY" --rekor-url "$REKOR_URL"
+step "a private log's key without --rekor-url: the log is not guessed (exit 3)"
+expect 3 sentinel verify --online --rekor-key "$REKOR_PUBKEY"
 step "the cut bundle online: the later seal in the log is not in it, must fail"
-expect 1 sentinel verify --bundle "$work/cut.json" --online --rekor-key "$REKOR_PUBKEY" --rekor-url "$REKOR_URL"
+expect 1 sentinel verify --bundle "$work/cut.json" --online --rekor-key "$REKOR_PUBKEY" --rekor-url "$REKOR_URL" --operator-key "$op"
 
 echo
 echo "real-rekor e2e: all steps passed"

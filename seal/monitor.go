@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	genclient "github.com/sigstore/rekor/pkg/generated/client"
+	"github.com/sigstore/rekor/pkg/generated/client/entries"
 	"github.com/sigstore/rekor/pkg/generated/client/index"
 	"github.com/sigstore/rekor/pkg/generated/models"
 )
@@ -30,6 +32,11 @@ type LogEntryRef struct {
 type MonitorResult struct {
 	Entries     int           `json:"entries"`     // entries the log holds for the key
 	Unaccounted []LogEntryRef `json:"unaccounted"` // entries no seal record explains
+	// Walked: every entry of the log was read (a small log), so Entries
+	// does not rest on the search index; Unindexed counts those the index
+	// did not list.
+	Walked    bool `json:"walked"`
+	Unindexed int  `json:"unindexed"`
 }
 
 // IndexUnavailableError says the log answered but has no usable search index.
@@ -58,6 +65,13 @@ func (e *IndexUnavailableError) Unwrap() error { return e.Err }
 // entry is integrated), so a seal made seconds ago may not be listed yet;
 // seals the records hold are fetched by UUID by VerifyOnline regardless.
 func Monitor(ctx context.Context, url string, operatorPEM []byte, recs []*Record, key *RekorKey) (*MonitorResult, error) {
+	return monitor(ctx, url, operatorPEM, recs, key, 0)
+}
+
+// monitor is Monitor; with walk > 0 it also reads log entries 0..walk-1
+// by index and adds every one signed by the operator key, so that what it
+// finds does not rest on the (unsigned) search index.
+func monitor(ctx context.Context, url string, operatorPEM []byte, recs []*Record, key *RekorKey, walk int64) (*MonitorResult, error) {
 	c, err := newClient(url)
 	if err != nil {
 		return nil, &UnreachableError{URL: url, Err: err}
@@ -77,8 +91,25 @@ func Monitor(ctx context.Context, url string, operatorPEM []byte, recs []*Record
 		return nil, &UnreachableError{URL: url, Err: fmt.Errorf("searching the index: %w", err)}
 	}
 	uuids := append([]string(nil), resp.Payload...)
-	sort.Strings(uuids)
 	res := &MonitorResult{Unaccounted: []LogEntryRef{}}
+	if walk > 0 {
+		found, err := walkLog(ctx, c, url, operatorPEM, walk)
+		if err != nil {
+			return nil, err
+		}
+		listed := map[string]bool{}
+		for _, u := range uuids {
+			listed[leafPart(strings.ToLower(u))] = true
+		}
+		for _, u := range found {
+			if !listed[leafPart(u)] {
+				res.Unindexed++
+				uuids = append(uuids, u)
+			}
+		}
+		res.Walked = true
+	}
+	sort.Strings(uuids)
 	for _, u := range uuids {
 		id, e, err := fetchEntry(ctx, c, u)
 		if err != nil {
@@ -123,4 +154,34 @@ func entryRef(id string, e *models.LogEntryAnon) (LogEntryRef, error) {
 func (r LogEntryRef) Describe() string {
 	return fmt.Sprintf("log index %d (entry %s, integrated %s, payload sha256 %s)", r.LogIndex, r.UUID,
 		time.Unix(r.IntegratedTime, 0).UTC().Format(time.RFC3339), r.DataHash)
+}
+
+// walkLog reads log entries 0..n-1 by index and returns the ids of those
+// whose body names the operator key.
+func walkLog(ctx context.Context, c *genclient.Rekor, url string, operatorPEM []byte, n int64) ([]string, error) {
+	op, err := ParsePublicKey(operatorPEM)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i := int64(0); i < n; i++ {
+		resp, err := c.Entries.GetLogEntryByIndexContext(ctx, entries.NewGetLogEntryByIndexParams().WithLogIndex(i))
+		if err != nil {
+			return nil, &UnreachableError{URL: url, Err: fmt.Errorf("walking the log, entry %d: %w", i, err)}
+		}
+		for id, e := range resp.Payload {
+			body, err := BodyBytes(&e)
+			if err != nil {
+				continue
+			}
+			var hr hashedRekordBody
+			if json.Unmarshal(body, &hr) != nil || hr.Kind != "hashedrekord" {
+				continue
+			}
+			if pub, err := ParsePublicKey(hr.Spec.Signature.PublicKey.Content); err == nil && pub.Equal(op) {
+				out = append(out, strings.ToLower(id))
+			}
+		}
+	}
+	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	genclient "github.com/sigstore/rekor/pkg/generated/client"
 	"github.com/sigstore/rekor/pkg/generated/client/entries"
 	"github.com/sigstore/rekor/pkg/generated/client/tlog"
 	"github.com/sigstore/rekor/pkg/util"
@@ -34,8 +35,55 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 // *UnreachableError, one without a search index as an
 // *IndexUnavailableError.
 func VerifyOnline(ctx context.Context, recs []*Record, key *RekorKey, url string, operatorPEM []byte) (*OnlineResult, error) {
-	res := &OnlineResult{URL: url}
-	if err := verifyLive(ctx, recs, key, url, res); err != nil || res.Error != "" {
+	return VerifyOnlineWith(ctx, recs, key, operatorPEM, OnlineOptions{URL: url})
+}
+
+// OnlineOptions say which log to ask and what to keep of it.
+type OnlineOptions struct {
+	// URL is the log asked, the one the pinned key belongs to (LogURL);
+	// "" asks each record's own URL (tests only: a reader must never ask a
+	// URL named by what is being verified).
+	URL string
+	// StateDir, when set, keeps the last checkpoint verified per log
+	// (StateDir/checkpoints/<log id>): each run proves the log's current
+	// tree consistent with it before trusting anything newer.
+	StateDir string
+	// WalkLimit: a log whose tree is no larger is walked entry by entry,
+	// so that the monitor does not rest on the search index (0: never).
+	WalkLimit int64
+}
+
+// VerifyOnlineWith is VerifyOnline with the log's checkpoint kept between
+// runs and, for a small log, the monitor checked by walking the log.
+func VerifyOnlineWith(ctx context.Context, recs []*Record, key *RekorKey, operatorPEM []byte, o OnlineOptions) (*OnlineResult, error) {
+	res := &OnlineResult{URL: o.URL}
+	var size int64 = -1
+	if o.URL != "" {
+		c, err := newClient(o.URL)
+		if err != nil {
+			return res, &UnreachableError{URL: o.URL, Err: err}
+		}
+		sth, treeID, err := liveTreeHead(ctx, c, key, o.URL)
+		if err != nil || sth == nil {
+			if err == nil {
+				res.Error = "the live log's signed tree head cannot be read or does not verify against the pinned key"
+			}
+			return res, err
+		}
+		res.TreeSize, size = int64(sth.Size), int64(sth.Size)
+		if o.StateDir != "" {
+			prev, msg, err := trustCheckpoint(ctx, c, key, o.StateDir, sth, treeID)
+			if err != nil {
+				return res, &UnreachableError{URL: o.URL, Err: err}
+			}
+			res.Previous = prev
+			if msg != "" {
+				res.Error = msg
+				return res, nil
+			}
+		}
+	}
+	if err := verifyLive(ctx, recs, key, o.URL, res); err != nil || res.Error != "" {
 		return res, err
 	}
 	if operatorPEM == nil {
@@ -44,7 +92,13 @@ func VerifyOnline(ctx context.Context, recs []*Record, key *RekorKey, url string
 	if res.URL == "" {
 		res.URL = DefaultRekorURL
 	}
-	m, err := Monitor(ctx, res.URL, operatorPEM, recs, key)
+	walk := int64(0)
+	if size >= 0 && size <= o.WalkLimit {
+		walk = size
+	} else if size >= 0 {
+		res.RestsOnIndex = fmt.Sprintf("the log's search index (which the log does not sign) listed the entries for the operator key; an entry it left out would not be seen (the log holds %d entries, more than the %d a walk reads)", size, o.WalkLimit)
+	}
+	m, err := monitor(ctx, res.URL, operatorPEM, recs, key, walk)
 	if err != nil {
 		return res, err
 	}
@@ -58,7 +112,35 @@ func VerifyOnline(ctx context.Context, recs []*Record, key *RekorKey, url string
 			"(a later seal cut from a bundle, a register rolled back or its seal rows deleted, or history rewritten and sealed again): %s",
 			n, map[bool]string{true: "y", false: "ies"}[n == 1], strings.Join(lines, "; "))
 	}
+	if m.Walked && m.Unindexed > 0 {
+		res.Error = joinErr(res.Error, fmt.Sprintf("the log's search index left out %d of the %d entries signed by the operator key that walking the log found: the index (or a relay in front of the log) hides entries", m.Unindexed, m.Entries))
+	}
 	return res, nil
+}
+
+func joinErr(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// liveTreeHead fetches the log's current signed tree head and verifies it
+// against the pinned key; nil when it does not verify.
+func liveTreeHead(ctx context.Context, c *genclient.Rekor, key *RekorKey, url string) (*util.SignedCheckpoint, string, error) {
+	info, err := c.Tlog.GetLogInfoContext(ctx, tlog.NewGetLogInfoParams())
+	if err != nil {
+		return nil, "", &UnreachableError{URL: url, Err: fmt.Errorf("fetching the log's tree head: %w", err)}
+	}
+	var sth util.SignedCheckpoint
+	if info.Payload.SignedTreeHead == nil || sth.UnmarshalText([]byte(*info.Payload.SignedTreeHead)) != nil || !sth.Verify(key.verifier) {
+		return nil, "", nil
+	}
+	treeID := ""
+	if info.Payload.TreeID != nil {
+		treeID = *info.Payload.TreeID
+	}
+	return &sth, treeID, nil
 }
 
 func verifyLive(ctx context.Context, recs []*Record, key *RekorKey, url string, res *OnlineResult) error {

@@ -78,7 +78,13 @@ type OnlineResult struct {
 	Checked  int    `json:"checked"` // seals fetched and proven consistent
 	// Monitor is what the log's search index holds for the operator key.
 	Monitor *MonitorResult `json:"monitor,omitempty"`
-	Error   string         `json:"error,omitempty"`
+	// Previous is the checkpoint verified on an earlier run that the live
+	// tree was proven consistent with (nil: none kept yet, or no state).
+	Previous *KeptCheckpoint `json:"previous_checkpoint,omitempty"`
+	// RestsOnIndex says what rests on the log's unsigned search index ("":
+	// the log was walked, nothing does).
+	RestsOnIndex string `json:"rests_on_index,omitempty"`
+	Error        string `json:"error,omitempty"`
 }
 
 // VerifyOptions are the pins a verification trusts.
@@ -194,8 +200,12 @@ func (rep *Report) Settle() {
 		if rep.Unsealed > 0 {
 			rep.Proved += fmt.Sprintf("; entries %d..%d are unsealed and prove nothing (accepted with --allow-unsealed)", rep.Sealed+1, total)
 		}
-		if rep.Online != nil && rep.Online.Monitor != nil {
-			rep.Proved += fmt.Sprintf("; the log's index lists %d entries for the key, all accounted for", rep.Online.Monitor.Entries)
+		if o := rep.Online; o != nil && o.Monitor != nil {
+			if o.Monitor.Walked {
+				rep.Proved += fmt.Sprintf("; walking the whole log (%d entries) found %d entries for the key, all accounted for", o.TreeSize, o.Monitor.Entries)
+			} else {
+				rep.Proved += fmt.Sprintf("; the log's index lists %d entries for the key, all accounted for (this rests on the index, which the log does not sign)", o.Monitor.Entries)
+			}
 		}
 	}
 }
@@ -258,8 +268,18 @@ func (rep *Report) WriteText(w io.Writer) {
 		} else {
 			fmt.Fprintf(w, "online: %s: %d seals found in the live log, consistent with its tree of %d entries\n", o.URL, o.Checked, o.TreeSize)
 		}
+		if p := o.Previous; p != nil && o.Error == "" {
+			fmt.Fprintf(w, "online: the log's tree is consistent with the one of %d entries this machine verified on %s\n", p.Size, p.VerifiedAt)
+		}
 		if m := o.Monitor; m != nil && o.Error == "" {
-			fmt.Fprintf(w, "online: the log's index lists %d entries signed by the operator key, all accounted for\n", m.Entries)
+			if m.Walked {
+				fmt.Fprintf(w, "online: walking all %d entries of the log found %d signed by the operator key, all accounted for (nothing rests on the search index)\n", o.TreeSize, m.Entries)
+			} else {
+				fmt.Fprintf(w, "online: the log's index lists %d entries signed by the operator key, all accounted for\n", m.Entries)
+			}
+		}
+		if o.RestsOnIndex != "" {
+			fmt.Fprintf(w, "online: rests on the index: %s\n", o.RestsOnIndex)
 		}
 	}
 	for _, a := range rep.Artifacts {

@@ -588,3 +588,63 @@ func TestEncryptedKey(t *testing.T) {
 		t.Fatalf("unencrypted key: %v", err)
 	}
 }
+
+// The last checkpoint verified is kept per log: a later run against a tree
+// that is smaller (rolled back) or of the same size with another root (a
+// fork), both signed by the pinned key, fails; a grown, consistent tree is
+// accepted and kept; an edited kept file is refused.
+func TestOnlineKeepsCheckpoint(t *testing.T) {
+	e := newEnv(t)
+	e.reg.add(3)
+	e.mustSeal()
+	e.reg.add(2)
+	e.mustSeal()
+	ctx := context.Background()
+	state := t.TempDir()
+	o := seal.OnlineOptions{URL: e.log.URL, StateDir: state}
+	res, err := seal.VerifyOnlineWith(ctx, e.records(), e.rkey, nil, o)
+	if err != nil || res.Error != "" || res.Previous != nil {
+		t.Fatalf("first run: %+v %v", res, err)
+	}
+	res, err = seal.VerifyOnlineWith(ctx, e.records(), e.rkey, nil, o)
+	if err != nil || res.Error != "" || res.Previous == nil || res.Previous.Size != 2 {
+		t.Fatalf("second run: %+v %v", res, err)
+	}
+	// The same key serving a tree of one entry: a rollback for this reader.
+	fork := rekortest.NewWithKey(e.log.Key)
+	defer fork.Close()
+	f := &env{t: t, log: fork, db: openDB(t), reg: &fakeRegister{id: "reg-fork"}, key: e.key, rkey: e.rkey}
+	f.reg.add(1)
+	f.mustSeal()
+	res, err = seal.VerifyOnlineWith(ctx, f.records(), e.rkey, nil, seal.OnlineOptions{URL: fork.URL, StateDir: state})
+	if err != nil || !strings.Contains(res.Error, "fewer than the 2 verified") {
+		t.Fatalf("rollback: %+v %v", res, err)
+	}
+	// Two entries, other roots: a fork.
+	f.reg.add(1)
+	f.mustSeal()
+	res, err = seal.VerifyOnlineWith(ctx, f.records(), e.rkey, nil, seal.OnlineOptions{URL: fork.URL, StateDir: state})
+	if err != nil || !strings.Contains(res.Error, "a forked log") {
+		t.Fatalf("fork: %+v %v", res, err)
+	}
+	// The honest log grows: consistent with the kept one, kept anew.
+	e.reg.add(1)
+	e.mustSeal()
+	res, err = seal.VerifyOnlineWith(ctx, e.records(), e.rkey, nil, o)
+	if err != nil || res.Error != "" || res.Previous == nil || res.Previous.Size != 2 || res.TreeSize != 3 {
+		t.Fatalf("grown: %+v %v", res, err)
+	}
+	// An edited kept checkpoint is refused.
+	path := filepath.Join(state, "checkpoints", e.rkey.LogID+".json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.Replace(b, []byte(`"checkpoint": "rekor.local`), []byte(`"checkpoint": "rekor.locaL`), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err = seal.VerifyOnlineWith(ctx, e.records(), e.rkey, nil, o)
+	if err != nil || !strings.Contains(res.Error, "does not verify against the pinned key: it was edited") {
+		t.Fatalf("edited: %+v %v", res, err)
+	}
+}

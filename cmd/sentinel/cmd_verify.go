@@ -25,6 +25,7 @@ func newVerifyCmd() *cobra.Command {
 	var pin pins
 	var art artifactCheck
 	var online, asJSON, allowUnsealed bool
+	var walkLimit int64
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "verify",
@@ -57,9 +58,15 @@ pinned (see docs/verify-a-register.md).
 
 Offline by default, pinned to the public-good Rekor key built into sentinel.
 For a private log pin its key: --rekor-key FILE, else $SIGSTORE_REKOR_PUBLIC_KEY
-(the variable cosign reads), else rekor_public_key in seal.toml. --online asks the live log too: each seal's
-entry and a consistency proof to the current tree, then the log's search index
-for every entry the operator key signed (as rekor-cli search --public-key).
+(the variable cosign reads), else rekor_public_key in seal.toml. --online asks the live log too,
+always the log the pinned key belongs to (the public-good log for the built-in
+key; --rekor-url is required for any other), never a URL the bundle names: the
+log's current tree is proven consistent with the last one this machine verified
+(kept per log in the state directory), each seal's entry and a consistency
+proof to the current tree are checked, then every entry the operator key
+signed: a log of at most --walk-limit entries is walked entry by entry, a
+larger one is searched through its index (as rekor-cli search --public-key),
+and the output says that this rests on the index, which the log does not sign.
 One that the register or bundle does not account for fails: a later seal cut
 from a bundle, a register rolled back or its seal rows deleted, history
 rewritten and sealed again. --online needs the log's search index (the public
@@ -142,7 +149,11 @@ not pinned.`,
 			}
 			var onlineErr error
 			if online {
-				onlineErr = verifyOnline(ctx, rep, recs, rk, rekorURL, o)
+				url, err := seal.LogURL(rk, rekorURL)
+				if err != nil {
+					return fail(exitUsage, "--online: %v", err)
+				}
+				onlineErr = verifyOnline(ctx, rep, recs, rk, url, o, walkLimit)
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
@@ -178,17 +189,24 @@ not pinned.`,
 	f.StringVar(&art.uuid, "rekor-uuid", "", "with --artifact: the log entry of the seal")
 	f.StringVar(&rekorURL, "rekor-url", "", "with --online or --artifact: the URL of the log the pinned Rekor key belongs to (default: the public-good log for the built-in key; required for any other)")
 	f.DurationVar(&timeout, "timeout", 5*time.Minute, "give up after this long")
+	f.Int64Var(&walkLimit, "walk-limit", 2000, "with --online: read every entry of a log this small, so the monitor does not rest on its search index")
 	return cmd
 }
 
 // verifyOnline runs --online: the live entries of the seals, then the
 // monitor over the operator key (the bundle's own key unless pinned).
-func verifyOnline(ctx context.Context, rep *seal.Report, recs []*seal.Record, rk *seal.RekorKey, url string, o seal.VerifyOptions) error {
+func verifyOnline(ctx context.Context, rep *seal.Report, recs []*seal.Record, rk *seal.RekorKey, url string, o seal.VerifyOptions, walk int64) error {
 	var pemBytes []byte
 	if o.Operator != nil {
 		pemBytes, _ = seal.PublicKeyPEM(o.Operator)
 	}
-	res, err := seal.VerifyOnline(ctx, recs, rk, url, pemBytes)
+	// The log asked is the one the pinned key belongs to, never a URL the
+	// bundle or register names (it may be a relay that hides entries).
+	state, err := paths.StateDir()
+	if err != nil {
+		return err
+	}
+	res, err := seal.VerifyOnlineWith(ctx, recs, rk, pemBytes, seal.OnlineOptions{URL: url, StateDir: state, WalkLimit: walk})
 	if res == nil {
 		res = &seal.OnlineResult{URL: url}
 	}

@@ -17,6 +17,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -86,6 +87,12 @@ func New() *Log {
 	if err != nil {
 		panic(err)
 	}
+	return NewWithKey(key)
+}
+
+// NewWithKey starts a test log signing with key: two logs with one key
+// are one log showing two readers different trees (a fork, a rollback).
+func NewWithKey(key *ecdsa.PrivateKey) *Log {
 	sv, err := signature.LoadECDSASignerVerifier(key, crypto.SHA256)
 	if err != nil {
 		panic(err)
@@ -94,6 +101,7 @@ func New() *Log {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v1/log/entries", l.create)
 	mux.HandleFunc("GET /api/v1/log/entries/{uuid}", l.get)
+	mux.HandleFunc("GET /api/v1/log/entries", l.getByIndex)
 	mux.HandleFunc("GET /api/v1/log", l.info)
 	mux.HandleFunc("GET /api/v1/log/proof", l.proof)
 	mux.HandleFunc("GET /api/v1/log/publicKey", l.publicKey)
@@ -281,6 +289,82 @@ func (l *Log) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, models.LogEntry{l.entryID(leaf): *e})
+}
+
+// getByIndex is GET /api/v1/log/entries?logIndex=N (N the global index,
+// Offset included), as rekor-server serves it.
+func (l *Log) getByIndex(w http.ResponseWriter, r *http.Request) {
+	n, err := strconv.ParseInt(r.URL.Query().Get("logIndex"), 10, 64)
+	if err != nil || n < 0 {
+		writeErr(w, http.StatusUnprocessableEntity, "logIndex in query should be greater than or equal to 0")
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	idx := n - l.Offset
+	if idx < 0 || idx >= int64(len(l.bodies)) {
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	e, err := l.entry(r.Context(), int(idx))
+	if err != nil {
+		writeErr(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	leaf := hex.EncodeToString(rfc6962.DefaultHasher.HashLeaf(l.bodies[idx]))
+	writeJSON(w, http.StatusOK, models.LogEntry{l.entryID(leaf): *e})
+}
+
+// Relay is an untrusted relay in front of a log: it forwards every request
+// and, while Drop is set, removes that entry id (64 or 80 hex; matched on
+// the leaf) from the search index's answers: what an operator who points
+// readers at their own relay can do to hide a seal.
+type Relay struct {
+	*httptest.Server
+	Drop atomic.Value // string
+}
+
+// NewRelay starts a relay in front of the log at target (a test log's
+// URL, or a real rekor-server's).
+func NewRelay(target string) *Relay {
+	rl := &Relay{}
+	rl.Drop.Store("")
+	rl.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, err := http.NewRequestWithContext(r.Context(), r.Method, strings.TrimSuffix(target, "/")+r.URL.RequestURI(), r.Body)
+		if err != nil {
+			writeErr(w, http.StatusBadGateway, err.Error())
+			return
+		}
+		req.Header = r.Header.Clone()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			writeErr(w, http.StatusBadGateway, err.Error())
+			return
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		drop, _ := rl.Drop.Load().(string)
+		if r.URL.Path == "/api/v1/index/retrieve" && resp.StatusCode == http.StatusOK && drop != "" {
+			var ids []string
+			if json.Unmarshal(body, &ids) == nil {
+				kept := []string{}
+				for _, id := range ids {
+					if !strings.HasSuffix(strings.ToLower(id), strings.ToLower(drop[len(drop)-64:])) {
+						kept = append(kept, id)
+					}
+				}
+				body, _ = json.Marshal(kept)
+			}
+		}
+		for k, v := range resp.Header {
+			if k != "Content-Length" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(resp.StatusCode)
+		w.Write(body)
+	}))
+	return rl
 }
 
 func (l *Log) info(w http.ResponseWriter, r *http.Request) {
