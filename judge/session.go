@@ -141,6 +141,9 @@ func runnable(p, text string) (string, bool) {
 		return "", true // the #! line decides (parse.Script)
 	}
 	base := path.Base(p)
+	if lang, ok := programs.FileLang(base); ok {
+		return lang, true // a justfile, a notebook, a .ts script: run by a toolchain (programs/toolchain.go)
+	}
 	switch {
 	case base == "package.json":
 		return parse.LangPackageJSON, true

@@ -84,6 +84,9 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		if p := programs.Lookup(name); p != nil && p.CodeIn != nil && !c.help {
 			w.codeIn(c, name, p) // ssh -o ProxyCommand=CMD, tar --checkpoint-action=exec=CMD (launch.go)
 		}
+		if fs := programs.ToolFiles(name, words(c.argv[1:])); len(fs) > 0 && !c.help && allStatic(c.argv[1:]) {
+			w.toolFiles(c, fs) // pytest's conftest.py, python -m MOD (files.go)
+		}
 		var next bool
 		// One case per program of the model (Canon: its aliases and
 		// versioned names are the model's).

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"path"
 	"sort"
+
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // Files on disk and from earlier calls (issue 12, class 4). A file that is
@@ -136,6 +138,34 @@ func Script(text, lang, name string, opt Options) (*Result, error) {
 			}
 			return
 		}
+		text, lang := programs.FileText(lang, text) // a notebook's cells, a justfile's recipes
 		w.writtenCode(c, text, shebangLang(text, lang), "written "+path.Base(name))
 	})
+}
+
+// toolFiles judges the project files a toolchain runs (programs.ToolFiles:
+// pytest's conftest.py, python -m MOD, pip install . of setup.py, a
+// notebook jupyter executes, a justfile), as the files a script run by
+// path is judged: what the session's memory and the disk hold.
+func (w *walker) toolFiles(c *cmd, fs []programs.ToolFile) {
+	for _, f := range fs {
+		a := arg{Word: Word{Value: f.Path, Static: true}}
+		inner := *c
+		inner.stdin, inner.runs = nil, nil
+		if t, p, ok := w.writtenText(c, a); ok {
+			// written earlier in the same command: judged whole
+			text, lang := programs.FileText(f.Lang, t)
+			w.writtenCode(&inner, text, shebangLang(text, lang), "written "+path.Base(p))
+			continue
+		}
+		file, abs := w.diskText(c, a, f.Lang)
+		if file.State != FileText {
+			continue // absent; one that cannot be read is the project's own, left as before
+		}
+		text, lang := programs.FileText(f.Lang, file.Text)
+		outer := w.inFile
+		w.inFile = abs
+		w.writtenCode(&inner, text, shebangLang(text, lang), "file "+path.Base(abs))
+		w.inFile = outer
+	}
 }

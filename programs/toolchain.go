@@ -1,0 +1,224 @@
+package programs
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Toolchains that run the project's files (issue 19 class 1): a test
+// runner runs conftest.py, `python -m MOD` runs MOD.py, pip runs setup.py,
+// tsx runs its script, jupyter runs a notebook's cells, just runs the
+// justfile's recipes, pre-commit its hooks' entries, pwsh -File a script.
+// ToolFiles says which files (relative to the execution's directory) and
+// in which language; the judge reads them as it reads a script run by
+// path (the session's memory of a write, then the disk), so a file written
+// this session and run by any of these gets the verdict of its content.
+
+// ToolFile is a file a toolchain runs.
+type ToolFile struct {
+	Path string // as named, or relative to the directory
+	Lang string // "" shell, "python", "js", or a FileText language below
+}
+
+// The languages of files whose text is converted before it is judged
+// (FileText): notebooks, justfiles, pre-commit configurations,
+// PowerShell scripts.
+const (
+	LangNotebook  = "ipynb"
+	LangJustfile  = "justfile"
+	LangPreCommit = "pre-commit"
+	LangPwsh      = "pwsh"
+)
+
+// stdlibModules are python -m modules that run no project file.
+var stdlibModules = map[string]bool{"pip": true, "venv": true, "http.server": true, "json.tool": true, "pytest": true,
+	"unittest": true, "py_compile": true, "compileall": true, "timeit": true, "pdb": true, "cProfile": true,
+	"site": true, "ensurepip": true, "build": true, "twine": true, "black": true, "ruff": true, "mypy": true,
+	"flake8": true, "isort": true, "pylint": true, "coverage": true, "uvicorn": true, "gunicorn": true,
+	"flask": true, "django": true, "pydoc": true, "zipfile": true, "tarfile": true, "base64": true, "SimpleHTTPServer": true,
+	"pyright": true, "poetry": true, "pipx": true, "virtualenv": true, "tox": true, "nox": true, "ipykernel": true,
+	"jupyter": true, "notebook": true, "IPython": true, "doctest": true, "trace": true, "calendar": true}
+
+// ToolFiles are the project files name with args runs.
+func ToolFiles(name string, args []string) []ToolFile {
+	switch Canon(name) {
+	case "pytest", "py.test":
+		return conftests
+	case "python":
+		for i, a := range args {
+			if a == "-m" && i+1 < len(args) {
+				return pythonModule(args[i+1])
+			}
+			if strings.HasPrefix(a, "-m") && len(a) > 2 {
+				return pythonModule(a[2:])
+			}
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+		}
+	case "pip":
+		if len(args) > 0 && args[0] == "install" {
+			for _, a := range args[1:] {
+				if a == "." || a == "./" {
+					return []ToolFile{{Path: "setup.py", Lang: "python"}}
+				}
+			}
+		}
+	case "tsx":
+		if o := Operands(args); len(o) > 0 {
+			return []ToolFile{{Path: o[0], Lang: "js"}}
+		}
+	case "npx":
+		if o := Operands(args); len(o) > 1 && (o[0] == "tsx" || o[0] == "ts-node") {
+			return []ToolFile{{Path: o[1], Lang: "js"}}
+		}
+	case "jupyter":
+		if len(args) > 0 && (args[0] == "execute" || args[0] == "nbconvert" && hasWord(args, "--execute", "--to=notebook", "--inplace")) {
+			var out []ToolFile
+			for _, a := range Operands(args[1:]) {
+				if strings.HasSuffix(a, ".ipynb") {
+					out = append(out, ToolFile{Path: a, Lang: LangNotebook})
+				}
+			}
+			return out
+		}
+	case "papermill":
+		if o := Operands(args); len(o) > 0 {
+			return []ToolFile{{Path: o[0], Lang: LangNotebook}}
+		}
+	case "just":
+		return []ToolFile{{Path: "justfile", Lang: LangJustfile}, {Path: "Justfile", Lang: LangJustfile}, {Path: ".justfile", Lang: LangJustfile}}
+	case "pre-commit":
+		if len(args) == 0 || args[0] == "run" || args[0] == "try-repo" {
+			return []ToolFile{{Path: ".pre-commit-config.yaml", Lang: LangPreCommit}}
+		}
+	case "powershell": // pwsh
+		for i, a := range args {
+			if (strings.EqualFold(a, "-File") || strings.EqualFold(a, "-f")) && i+1 < len(args) {
+				return []ToolFile{{Path: args[i+1], Lang: LangPwsh}}
+			}
+		}
+	}
+	return nil
+}
+
+var conftests = []ToolFile{{Path: "conftest.py", Lang: "python"}, {Path: "tests/conftest.py", Lang: "python"},
+	{Path: "test/conftest.py", Lang: "python"}}
+
+func pythonModule(m string) []ToolFile {
+	if m == "pytest" || m == "py.test" {
+		return conftests
+	}
+	if stdlibModules[m] || strings.HasPrefix(m, "-") {
+		return nil
+	}
+	p := strings.ReplaceAll(m, ".", "/")
+	return []ToolFile{{Path: p + ".py", Lang: "python"}, {Path: p + "/__main__.py", Lang: "python"}}
+}
+
+// FileLang is the language a file of this name is run in when a
+// toolchain runs it, for files the extension does not say: a justfile,
+// a pre-commit configuration, a notebook, a PowerShell or TypeScript
+// script; ok false for the rest.
+func FileLang(base string) (string, bool) {
+	switch {
+	case base == "justfile" || base == "Justfile" || base == ".justfile":
+		return LangJustfile, true
+	case base == ".pre-commit-config.yaml":
+		return LangPreCommit, true
+	case strings.HasSuffix(base, ".ipynb"):
+		return LangNotebook, true
+	case strings.HasSuffix(base, ".ps1"):
+		return LangPwsh, true
+	case strings.HasSuffix(base, ".ts") || strings.HasSuffix(base, ".mts") || strings.HasSuffix(base, ".cts") || strings.HasSuffix(base, ".tsx"):
+		return "js", true
+	}
+	return "", false
+}
+
+// FileText turns the text of a file in one of the languages above into
+// code of a language the judge reads: a notebook's code cells (python,
+// with its ! and %%bash lines as shell), a justfile's recipe lines, the
+// entries of pre-commit's local hooks, a PowerShell script as pwsh
+// -Command text. lang "" is the shell.
+func FileText(lang, text string) (string, string) {
+	switch lang {
+	case LangNotebook:
+		return notebookShell(text), ""
+	case LangJustfile:
+		var b strings.Builder
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+				b.WriteString(strings.TrimLeft(strings.TrimSpace(line), "@-") + "\n")
+			}
+		}
+		return b.String(), ""
+	case LangPreCommit:
+		var b strings.Builder
+		for _, line := range strings.Split(text, "\n") {
+			t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- "))
+			if v, ok := strings.CutPrefix(t, "entry:"); ok {
+				b.WriteString(strings.Trim(strings.TrimSpace(v), `"'`) + "\n")
+			}
+		}
+		return b.String(), ""
+	case LangPwsh:
+		return "pwsh -Command " + shellQuote(text), ""
+	}
+	return text, lang
+}
+
+// notebookShell is a notebook's code as shell text: each python cell run
+// by python3 -c, each !line and %%bash/%%sh cell as shell.
+func notebookShell(text string) string {
+	var nb struct {
+		Cells []struct {
+			Type   string          `json:"cell_type"`
+			Source json.RawMessage `json:"source"`
+		} `json:"cells"`
+	}
+	if json.Unmarshal([]byte(text), &nb) != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range nb.Cells {
+		if c.Type != "code" {
+			continue
+		}
+		var src string
+		var lines []string
+		if json.Unmarshal(c.Source, &lines) == nil {
+			src = strings.Join(lines, "")
+		} else if json.Unmarshal(c.Source, &src) != nil {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(src, "%%bash"); ok {
+			b.WriteString(rest + "\n")
+			continue
+		}
+		if rest, ok := strings.CutPrefix(src, "%%sh"); ok {
+			b.WriteString(rest + "\n")
+			continue
+		}
+		var py []string
+		for _, line := range strings.Split(src, "\n") {
+			if t := strings.TrimSpace(line); strings.HasPrefix(t, "!") {
+				b.WriteString(t[1:] + "\n")
+			} else if !strings.HasPrefix(t, "%") {
+				py = append(py, line)
+			}
+		}
+		if len(py) > 0 {
+			b.WriteString("python3 -c " + shellQuote(strings.Join(py, "\n")) + "\n")
+		}
+	}
+	return b.String()
+}
+
+var _ = register(
+	&Program{Name: "pytest", Names: []string{"py.test"}, Kind: TaskRunner},
+	&Program{Name: "tsx", Names: []string{"ts-node"}, Kind: TaskRunner},
+	&Program{Name: "papermill", Kind: Runner},
+	&Program{Name: "just", Kind: TaskRunner},
+	&Program{Name: "pre-commit", Kind: TaskRunner},
+)
