@@ -180,8 +180,9 @@ func TestScriptsOnDisk(t *testing.T) {
 		{"node del.js", Deny, ""},
 		{"python3 -m py_compile del.py", Allow, ""},
 		{"python3 -m compileall .", Allow, ""},
-		{"python3 -m del", Allow, ""},  // a module by name, not this file
-		{"perl -c begin.pl", Deny, ""}, // perl -c runs BEGIN blocks
+		{"python3 -m del", Deny, ""},          // -m puts the cwd first on sys.path: this del.py runs
+		{"python3 -m json.tool x", Allow, ""}, // a standard module
+		{"perl -c begin.pl", Deny, ""},        // perl -c runs BEGIN blocks
 	}
 	for _, tc := range cases {
 		d := decideIn(t, dir, tc.cmd)
