@@ -225,6 +225,7 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 		if err != nil {
 			return err
 		}
+		j.sandboxEscape(obj) // sandbox.go
 		if err := j.bash(cmd); err != nil {
 			return err
 		}
