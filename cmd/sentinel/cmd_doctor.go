@@ -40,9 +40,6 @@ func (r *doctorReport) add(name, status, msg, fix string) {
 	r.Checks = append(r.Checks, doctorCheck{Name: name, Status: status, Message: msg, Fix: fix})
 }
 
-// managedSettingsPath is Claude Code's managed policy file on Linux.
-const managedSettingsPath = "/etc/claude-code/managed-settings.json"
-
 // applicableSettings lists the settings files that apply to a session in
 // projectDir, most general first, without duplicates.
 func applicableSettings(project string) []settingsFile {
@@ -54,7 +51,12 @@ func applicableSettings(project string) []settingsFile {
 			fs = append(fs, settingsFile{Scope: scope, Path: p})
 		}
 	}
-	addf("managed", managedSettingsPath)
+	addf("managed", filepath.Join(managedDir(), "managed-settings.json"))
+	// Drop-ins, merged after the file in name order (install_managed.go).
+	dropins, _ := filepath.Glob(filepath.Join(managedDir(), "managed-settings.d", "*.json"))
+	for _, d := range dropins {
+		addf("managed", d)
+	}
 	if p, err := userSettingsPath(); err == nil {
 		addf("user", p)
 	}
@@ -90,6 +92,7 @@ func runDoctor(project string) *doctorReport {
 	checkPostFailure(rep, files)
 	checkHookRuns(rep, files)
 	checkWeakening(rep, files)
+	checkSandbox(rep, files, project) // doctor_sandbox.go
 	checkConfig(rep, project)
 	checkHookFiles(rep, project) // doctor_files.go
 	checkRegister(rep)
@@ -165,7 +168,11 @@ func timeoutText(s, d string) string {
 // call unattended.
 func checkWeakening(rep *doctorReport, files []loadedSettings) {
 	for _, f := range files {
-		if v, _ := f.obj.get("disableAllHooks"); v == true {
+		if v, _ := f.obj.get("disableAllHooks"); v == true && f.Scope != "managed" && managedHooked(files) {
+			rep.add("disableAllHooks", doctorWarn,
+				fmt.Sprintf("%s settings %s sets disableAllHooks: true; sentinel's managed hooks run regardless, every other hook is off", f.Scope, f.Path),
+				"remove \"disableAllHooks\" from that file")
+		} else if v == true {
 			rep.add("disableAllHooks", doctorFail,
 				fmt.Sprintf("%s settings %s sets disableAllHooks: true; no hook runs, sentinel included", f.Scope, f.Path),
 				"remove \"disableAllHooks\" from that file")

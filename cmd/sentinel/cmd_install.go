@@ -338,11 +338,11 @@ func applySettings(w io.Writer, verb string, f settingsFile, o *jobject, exists 
 }
 
 func newInstallCmd() *cobra.Command {
-	var user, project, dryRun, sealOnEnd, asJSON bool
+	var user, project, dryRun, sealOnEnd, asJSON, harden, managed bool
 	var hookPath string
 	var timeout int
 	install := &cobra.Command{
-		Use:   "install [--user|--project] [--dry-run]",
+		Use:   "install [--user|--project|--managed] [--harden] [--dry-run]",
 		Short: "Register sentinel-hook in Claude Code's settings",
 		Long: `install adds sentinel-hook to a Claude Code settings file, for every tool
 ("matcher": "*"), as a PreToolUse hook (the decision), and as a PostToolUse
@@ -370,11 +370,34 @@ stopped and told, never silently unguarded. --hook-path overrides this.
 Keep --timeout well under a minute: a hook that times out lets the call
 through.
 
-Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
+--harden also turns on Claude Code's Bash sandbox (bubblewrap) so that no
+allowed call can switch the guard off from inside the session: sandbox
+enabled, failIfUnavailable (Claude Code refuses to start rather than run
+commands unconfined), allowUnsandboxedCommands false; sandbox
+filesystem.denyWrite (for Bash) and permissions.deny Edit(...) rules (for
+Write and Edit, which the sandbox does not confine) over the hook and
+sentinel binaries, the state directory (register, journal, anchor, gate
+cache), the configuration, the user settings and every project's
+.claude/settings.json and settings.local.json. It needs bwrap and socat
+(apt-get install bubblewrap socat) and checks that bwrap can make its
+namespaces here. What it added is recorded in the configuration directory
+(harden.json), so uninstall removes exactly that. It is not the default:
+see docs/hook.md, "Hardening".
+
+--managed (as root) writes the hooks and the hardening as Claude Code
+managed settings, /etc/claude-code/managed-settings.d/50-sentinel.json,
+owned by root, with allowManagedHooksOnly: no user or project file can
+switch them off. The hook binary must be root-owned (--hook-path
+/usr/local/bin/sentinel-hook).
+
+Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write
+(or bubblewrap/socat missing for --harden).`,
 		Example: `  sentinel install --dry-run
   sentinel install --user
   sentinel install --project --timeout 5
-  sentinel install --seal-on-session-end`,
+  sentinel install --seal-on-session-end
+  sentinel install --harden
+  sudo sentinel install --managed --hook-path /usr/local/bin/sentinel-hook`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The hook answers fail-closed by its own deadline (at most
@@ -383,6 +406,17 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			if timeout < toolcall.MinInstallTimeout || timeout > 600 {
 				return fail(exitUsage, "--timeout must be between %d and 600 seconds (the hook's own deadline is at most %s), got %d",
 					toolcall.MinInstallTimeout, toolcall.MaxBudget, timeout)
+			}
+			if managed && (user || project) {
+				return fail(exitUsage, "--managed writes the managed settings; it excludes --user and --project")
+			}
+			if harden && project {
+				return fail(exitUsage, "--harden writes this machine's paths, which do not belong in committed project settings: use it with --user (or --managed)")
+			}
+			if harden || managed {
+				if why := checkSandboxHelpers(); why != "" {
+					return fail(exitError, "Claude Code's sandbox cannot run here: %s; with failIfUnavailable Claude Code would refuse to start. Install them: %s", why, sandboxHelpersFix)
+				}
 			}
 			f, err := settingsTarget(user, project)
 			if err != nil {
@@ -395,6 +429,9 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			self, err := os.Executable()
 			if err != nil {
 				return fail(exitError, "cannot find the sentinel executable: %v", err)
+			}
+			if managed {
+				return installManaged(cmd.OutOrStdout(), hookExe, self, timeout, sealOnEnd, dryRun, asJSON)
 			}
 			if project && hookPath == "" {
 				// Portable: each machine resolves the names on its PATH.
@@ -416,7 +453,37 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			if sealOnEnd {
 				changes = append(changes, addHook(o, sessionEndHook, self, 60)...)
 			}
-			return applySettings(cmd.OutOrStdout(), "sentinel is already installed", f, o, exists, changes, dryRun, asJSON)
+			var rec *hardenRecord
+			var recPath string
+			if harden {
+				if !dryRun {
+					mkGuardDirs()
+				}
+				if rec, recPath, err = loadHardenRecord(); err != nil {
+					return fail(exitError, "%v", err)
+				}
+				proj, _ := claudeProjectDir()
+				gps, err := guardPaths(hookExe, self, proj)
+				if err != nil {
+					return fail(exitError, "%v", err)
+				}
+				hc, err := applyHarden(o, f.Path, gps, rec)
+				if err != nil {
+					return err
+				}
+				changes = append(changes, hc...)
+			} else if !asJSON {
+				fmt.Fprintln(cmd.ErrOrStderr(), "sentinel: note: not hardened: an allowed command can still switch the guard off from inside the session (docs/threat-model.md); sentinel install --harden turns on Claude Code's sandbox over sentinel's files")
+			}
+			if err := applySettings(cmd.OutOrStdout(), "sentinel is already installed", f, o, exists, changes, dryRun, asJSON); err != nil {
+				return err
+			}
+			if rec != nil && !dryRun && len(changes) > 0 {
+				if err := rec.save(recPath); err != nil {
+					return fail(exitError, "the settings are hardened, but the record for uninstall could not be written (%s: %v)", recPath, err)
+				}
+			}
+			return nil
 		},
 	}
 	install.Flags().BoolVar(&user, "user", false, "write the user settings, ~/.claude/settings.json (default)")
@@ -426,14 +493,16 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 	install.Flags().IntVar(&timeout, "timeout", 10, "hook timeout in seconds")
 	install.Flags().BoolVar(&asJSON, "json", false, "print the file, the changes and the backup as JSON")
 	install.Flags().BoolVar(&sealOnEnd, "seal-on-session-end", false, "also add a SessionEnd hook running 'sentinel seal --if-due'")
+	install.Flags().BoolVar(&harden, "harden", false, "also turn on Claude Code's Bash sandbox and deny rules over sentinel's files (needs bubblewrap, socat)")
+	install.Flags().BoolVar(&managed, "managed", false, "as root: write the hooks and the hardening as managed settings (/etc/claude-code/managed-settings.d/50-sentinel.json)")
 	return install
 }
 
 func newUninstallCmd() *cobra.Command {
 
-	var uUser, uProject, uDryRun, uJSON bool
+	var uUser, uProject, uDryRun, uJSON, uManaged bool
 	uninstall := &cobra.Command{
-		Use:   "uninstall [--user|--project] [--dry-run]",
+		Use:   "uninstall [--user|--project|--managed] [--dry-run]",
 		Short: "Remove sentinel's hooks from Claude Code's settings",
 		Long: `uninstall removes exactly the hooks install added (sentinel-hook as
 PreToolUse, PostToolUse and PostToolUseFailure, sentinel seal --if-due as
@@ -442,6 +511,12 @@ user or project settings file, and nothing else. Groups and events left
 empty are removed. It keeps a backup and prints what it removed; --dry-run
 writes nothing.
 
+It also removes what install --harden added to that file, as recorded in
+the configuration directory (harden.json): a setting the operator changed
+since is left as it is, and one that had another value before is set back.
+--managed (as root) removes sentinel's managed settings file, and only a
+file install --managed wrote.
+
 The register is not touched.
 
 Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
@@ -449,6 +524,12 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
   sentinel uninstall --user`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if uManaged {
+				if uUser || uProject {
+					return fail(exitUsage, "--managed excludes --user and --project")
+				}
+				return uninstallManaged(cmd.OutOrStdout(), uDryRun, uJSON)
+			}
 			f, err := settingsTarget(uUser, uProject)
 			if err != nil {
 				return err
@@ -464,12 +545,31 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 			for _, h := range allOurHooks {
 				changes = append(changes, removeHook(o, h, "")...)
 			}
-			return applySettings(cmd.OutOrStdout(), "no sentinel hooks in this file", f, o, exists, changes, uDryRun, uJSON)
+			rec, recPath, err := loadHardenRecord()
+			if err != nil {
+				return fail(exitError, "%v", err)
+			}
+			hardened := len(rec.Files[f.Path]) > 0
+			if hardened {
+				changes = append(changes, removeHarden(o, f.Path, rec)...)
+			}
+			if err := applySettings(cmd.OutOrStdout(), "no sentinel hooks in this file", f, o, exists, changes, uDryRun, uJSON); err != nil {
+				return err
+			}
+			if hardened && !uDryRun {
+				delete(rec.Files, f.Path)
+				delete(rec.Created, f.Path)
+				if err := rec.save(recPath); err != nil {
+					return fail(exitError, "the hardening is removed, but its record could not be updated (%s: %v)", recPath, err)
+				}
+			}
+			return nil
 		},
 	}
 	uninstall.Flags().BoolVar(&uUser, "user", false, "edit the user settings (default)")
 	uninstall.Flags().BoolVar(&uProject, "project", false, "edit the project settings")
 	uninstall.Flags().BoolVar(&uDryRun, "dry-run", false, "print the changes, write nothing")
 	uninstall.Flags().BoolVar(&uJSON, "json", false, "print the file, the changes and the backup as JSON")
+	uninstall.Flags().BoolVar(&uManaged, "managed", false, "as root: remove sentinel's managed settings file")
 	return uninstall
 }

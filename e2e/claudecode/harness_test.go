@@ -174,7 +174,11 @@ func (w *workspace) launch(t *testing.T, sp Spec) *Outcome {
 	writeJSONFile(t, spec, sp)
 	exe, err := os.Executable()
 	must(t, err)
-	c := exec.Command("unshare", "-n", "--", exe, "-test.run=^$")
+	ns := []string{"-n"}
+	if sp.Isolate {
+		ns = append(ns, "-m", "-p", "-f", "--mount-proc")
+	}
+	c := exec.Command("unshare", append(ns, "--", exe, "-test.run=^$")...)
 	c.Env = append(os.Environ(), RunnerEnv+"="+spec)
 	out, err := c.CombinedOutput()
 	if err != nil {

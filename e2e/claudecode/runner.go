@@ -43,6 +43,14 @@ type Spec struct {
 	Answers     map[string]string `json:"answers"`
 	OutDir      string            `json:"out_dir"`
 	TimeoutSec  int               `json:"timeout_sec"`
+	// Isolate runs in a private mount and pid namespace too (launch adds
+	// unshare -m -p -f --mount-proc): a private /tmp (Claude Code's
+	// sandbox shares /tmp/claude-UID between runs of the same uid), and
+	// signals the agent sends reach nothing outside this run. Managed, when
+	// set, is a directory shown as /etc/claude-code (an overlay over /etc
+	// on a tmpfs; the machine's /etc is never written).
+	Isolate bool   `json:"isolate"`
+	Managed string `json:"managed"`
 }
 
 // Prompt is one permission prompt and what was typed at it.
@@ -94,6 +102,12 @@ func RunRunner(specPath string) error {
 
 func run(sp Spec) *Outcome {
 	oc := &Outcome{ExitCode: -1}
+	if sp.Isolate {
+		if err := isolate(sp); err != nil {
+			oc.Error = "isolating the run: " + err.Error()
+			return oc
+		}
+	}
 	if out, err := exec.Command("ip", "link", "set", "lo", "up").CombinedOutput(); err != nil {
 		oc.Error = fmt.Sprintf("ip link set lo up: %v: %s", err, out)
 		return oc
@@ -142,6 +156,37 @@ func run(sp Spec) *Outcome {
 	oc.Results = srv.Results()
 	oc.Requests = srv.Requests()
 	return oc
+}
+
+// isolate mounts the private /tmp and, if asked, the managed settings
+// (see Spec.Isolate). It runs as root in the run's own mount namespace.
+func isolate(sp Spec) error {
+	if err := syscall.Mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777"); err != nil {
+		return fmt.Errorf("tmpfs on /tmp: %v", err)
+	}
+	if sp.Managed == "" {
+		return nil
+	}
+	ovl := filepath.Join(sp.OutDir, "etc-overlay")
+	if err := os.MkdirAll(ovl, 0o700); err != nil {
+		return err
+	}
+	if err := syscall.Mount("tmpfs", ovl, "tmpfs", 0, "mode=0755"); err != nil {
+		return fmt.Errorf("tmpfs for the overlay: %v", err)
+	}
+	up, work := filepath.Join(ovl, "up"), filepath.Join(ovl, "work")
+	for _, d := range []string{up, work} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if out, err := exec.Command("cp", "-a", sp.Managed, filepath.Join(up, "claude-code")).CombinedOutput(); err != nil {
+		return fmt.Errorf("copying the managed settings: %v: %s", err, out)
+	}
+	if err := syscall.Mount("overlay", "/etc", "overlay", 0, "lowerdir=/etc,upperdir="+up+",workdir="+work); err != nil {
+		return fmt.Errorf("overlay on /etc: %v", err)
+	}
+	return nil
 }
 
 func headless(cmd *exec.Cmd, sp Spec, oc *Outcome, timeout time.Duration) {
