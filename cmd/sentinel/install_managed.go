@@ -11,7 +11,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
+
+	"github.com/sentinel-guard/sentinel/internal/paths"
 )
 
 // managedDirEnv moves the managed settings directory, for tests only:
@@ -43,6 +46,20 @@ func managedGuardPaths(hookExe, self string) []guardPath {
 	}
 	if gps[0].Path == gps[1].Path {
 		gps = gps[1:]
+	}
+	// A state or configuration directory moved by the environment
+	// (SENTINEL_HOME, XDG_*: sudo -E keeps them) is added as it is.
+	for _, moved := range []struct{ env, what string }{{"SENTINEL_HOME", "the state directory"}, {"XDG_STATE_HOME", "the state directory"}, {"XDG_CONFIG_HOME", "the configuration"}} {
+		if os.Getenv(moved.env) == "" {
+			continue
+		}
+		dir, err := paths.StateDir()
+		if moved.env == "XDG_CONFIG_HOME" {
+			dir, err = paths.ConfigDir()
+		}
+		if err == nil && filepath.IsAbs(dir) && !slices.ContainsFunc(gps, func(g guardPath) bool { return g.Path == canonical(dir) }) {
+			gps = append(gps, guardPath{Path: canonical(dir), Dir: true, What: moved.what + " (moved by $" + moved.env + ")"})
+		}
 	}
 	for _, f := range []string{"settings.json", "settings.local.json"} {
 		gps = append(gps, guardPath{Rel: "**/.claude/" + f, What: "the project and local settings of any project"})
