@@ -18,7 +18,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sentinel-guard/sentinel/internal/outfile"
 	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/internal/safefile"
 )
 
 // guardPath is one file or directory whose change could switch the guard
@@ -168,7 +170,8 @@ func loadHardenRecord() (*hardenRecord, string, error) {
 		return nil, "", err
 	}
 	r := &hardenRecord{Files: map[string][]hardenChange{}, Created: map[string][]string{}}
-	data, err := os.ReadFile(p)
+	// The agent could leave a FIFO or a device here: read it the hook's way.
+	data, err := safefile.ReadFile(p, 1<<20)
 	if errors.Is(err, os.ErrNotExist) {
 		return r, p, nil
 	}
@@ -192,11 +195,7 @@ func (r *hardenRecord) save(p string) error {
 		return err
 	}
 	data, _ := json.MarshalIndent(r, "", "  ")
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
+	return outfile.WriteFile(p, nil, append(data, '\n'), 0o600)
 }
 
 // objectAt walks a dotted key to its parent object, creating objects when

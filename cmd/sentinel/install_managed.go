@@ -107,17 +107,15 @@ func ownedBySentinel(o *jobject) bool {
 }
 
 // installManaged writes the drop-in. It refuses without root (unless the
-// directory is moved for a test), a hook binary a user could replace, and
-// a drop-in it did not write.
+// directory is moved for a test), a hook or sentinel binary a user could
+// replace, and a drop-in it did not write.
 func installManaged(w io.Writer, hookExe, self string, timeout int, sealOnEnd, dryRun, asJSON bool) error {
 	if os.Getenv(managedDirEnv) == "" && os.Geteuid() != 0 {
 		return fail(exitError, "--managed writes %s, owned by root: run it as root (sudo sentinel install --managed --hook-path /usr/local/bin/sentinel-hook)", managedDropIn())
 	}
-	if os.Getenv(managedDirEnv) == "" {
-		for _, p := range []string{hookExe, self} {
-			if err := rootOnly(p); err != nil {
-				return fail(exitError, "%s: %v: a managed hook the user can replace guards nothing; install it root-owned (install -o root -m 755 %s /usr/local/bin/) and pass --hook-path", p, err, filepath.Base(p))
-			}
+	for _, p := range []string{hookExe, self} {
+		if err := rootOnly(p); err != nil {
+			return fail(exitError, "%s: %v: a managed hook the user can replace guards nothing; install it root-owned (install -o root -m 755 %s /usr/local/bin/) and pass --hook-path", p, err, filepath.Base(p))
 		}
 	}
 	f := settingsFile{Scope: "managed", Path: managedDropIn()}

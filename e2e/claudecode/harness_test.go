@@ -21,6 +21,8 @@ type workspace struct {
 	e                   *env
 	base, home, project string
 	out                 string // runner output (root's)
+	bin                 string // where the sentinel binaries the hooks run are (sandbox_test.go)
+	managed             string // managed settings shown as /etc/claude-code ("" none)
 }
 
 // Names inside a workspace the scenarios rely on.
@@ -170,6 +172,9 @@ func (w *workspace) sentinelJSON(t *testing.T, v any, args ...string) {
 func (w *workspace) launch(t *testing.T, sp Spec) *Outcome {
 	t.Helper()
 	sp.Claude, sp.Home, sp.Project, sp.UID, sp.GID, sp.OutDir = w.e.claude, w.home, w.project, nobody, nobody, w.out
+	if w.managed != "" {
+		sp.Isolate, sp.Managed = true, w.managed
+	}
 	spec := filepath.Join(w.out, "spec.json")
 	writeJSONFile(t, spec, sp)
 	exe, err := os.Executable()
