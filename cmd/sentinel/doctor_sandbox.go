@@ -83,6 +83,7 @@ func where(f loadedSettings) string { return fmt.Sprintf("%s settings %s", f.Sco
 func checkSandbox(rep *doctorReport, files []loadedSettings, project string) {
 	const harden = "sentinel install --harden (needs bubblewrap and socat), or as root: sentinel install --managed"
 	checkManaged(rep, files)
+	checkSettingsEnv(rep, files)
 	v, from, set := effectiveSetting(files, "sandbox.enabled")
 	enabled := v == true
 	switch {
@@ -273,4 +274,34 @@ func pathCovered(list []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// hookEnv are variables that, set by a settings file's "env" block, reach
+// the hooks of the sessions that load it (observed with 2.1.328) and move
+// what sentinel-hook reads or writes.
+var hookEnv = []string{"SENTINEL_", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "PATH", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR"}
+
+// checkSettingsEnv warns of such a variable in a settings file other than
+// the managed ones: the agent need not touch the hook to redirect it.
+func checkSettingsEnv(rep *doctorReport, files []loadedSettings) {
+	for _, f := range files {
+		if f.Scope == "managed" {
+			continue
+		}
+		ev, _ := f.obj.get("env")
+		env, ok := ev.(*jobject)
+		if !ok {
+			continue
+		}
+		for _, k := range env.keys {
+			for _, p := range hookEnv {
+				if k == p || strings.HasSuffix(p, "_") && strings.HasPrefix(k, p) {
+					rep.add("settings env", doctorWarn,
+						fmt.Sprintf("%s sets %s in its env block: it reaches sentinel-hook in every session that loads the file, and can move its register, configuration or binary", where(f), k),
+						"remove it from that file; set it in the environment Claude Code is started from")
+					break
+				}
+			}
+		}
+	}
 }
