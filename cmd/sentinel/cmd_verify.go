@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/sentinel-guard/sentinel/bundle"
 	"github.com/sentinel-guard/sentinel/internal/paths"
+	"github.com/sentinel-guard/sentinel/internal/safefile"
 	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/seal"
 )
@@ -87,6 +89,14 @@ not pinned.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
+			// Reading a FIFO planted where a file should be would block
+			// verify for good: every file it is named is looked at first.
+			for _, in := range []struct{ flag, path string }{{"--bundle", bundlePath}, {"--operator-key", pin.operatorKey},
+				{"--rekor-key", pin.rekorKey}, {"$" + envRekorKey, os.Getenv(envRekorKey)}, {"--artifact", art.file}} {
+				if err := notSpecial(in.path); err != nil {
+					return fail(exitError, "%s %v", in.flag, err)
+				}
+			}
 			o, keyFrom, err := pin.options()
 			if err != nil {
 				return err
@@ -283,6 +293,23 @@ func (a *artifactCheck) run(ctx context.Context, cmd *cobra.Command, o seal.Veri
 	}
 	if !pinned {
 		return failCode("not_pinned", "%s", notPinnedLine)
+	}
+	return nil
+}
+
+// notSpecial refuses a path (followed, as the operator named it) that
+// exists and is not a regular file: a FIFO, a device, a directory, a
+// socket. A missing file is left to the reader to report.
+func notSpecial(path string) error {
+	if path == "" {
+		return nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if why := safefile.NotRegular(fi.Mode()); why != "" {
+		return fmt.Errorf("%s %s: refused (it would not be read)", path, why)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/sentinel-guard/sentinel/internal/safefile"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 )
@@ -28,8 +29,9 @@ type doctorCheckpoint struct {
 }
 
 func readDoctorCheckpoint(dir, id string) *doctorCheckpoint {
-	b, err := os.ReadFile(filepath.Join(dir, doctorCheckpointFile))
-	if err != nil || len(b) > 1<<20 {
+	// Bounded and non-blocking: the agent can plant a FIFO there.
+	b, err := safefile.ReadFile(filepath.Join(dir, doctorCheckpointFile), 1<<20)
+	if err != nil {
 		return nil
 	}
 	var cp doctorCheckpoint
@@ -41,9 +43,17 @@ func readDoctorCheckpoint(dir, id string) *doctorCheckpoint {
 
 func writeDoctorCheckpoint(dir string, cp *doctorCheckpoint) {
 	b, _ := json.Marshal(cp)
-	tmp := filepath.Join(dir, doctorCheckpointFile+".tmp")
-	if os.WriteFile(tmp, b, 0o600) == nil {
-		os.Rename(tmp, filepath.Join(dir, doctorCheckpointFile))
+	// A fresh temporary file, never a fixed name a FIFO could hold.
+	f, err := os.CreateTemp(dir, "."+doctorCheckpointFile+"-*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil && cerr == nil {
+		err = os.Rename(f.Name(), filepath.Join(dir, doctorCheckpointFile))
+	}
+	if err != nil {
+		os.Remove(f.Name())
 	}
 }
 
