@@ -197,3 +197,42 @@ func BenchmarkProcessAppend(b *testing.B) {
 		b.ReportMetric(x[len(x)*99/100], name+"-p99-us")
 	}
 }
+
+// BenchmarkAppendExpecting is the hook's append with the must-keep gate's
+// cache check (one indexed look-up of the newest gate entry in the
+// append's transaction) against the plain append, on the same register in
+// the same run, alternating: the check's cost is the difference.
+func BenchmarkAppendExpecting(b *testing.B) {
+	for _, n := range benchSizes() {
+		p := benchRegister(b, n)
+		r, err := Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := &Entry{Kind: "gate", Label: "failed", Reason: "must-keep gate failed", Rules: []string{}}
+		if err := r.Append(g); err != nil {
+			b.Fatal(err)
+		}
+		x := &Expect{Kind: "gate", Seq: g.Seq, Hash: g.Hash, Label: g.Label, Reason: g.Reason}
+		for _, mode := range []string{"plain", "expect", "plain", "expect"} {
+			b.Run(fmt.Sprintf("entries=%d/%s", n, mode), func(b *testing.B) {
+				e := sample(1)
+				cpu0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					c := *e
+					var err error
+					if mode == "expect" {
+						err = r.AppendExpecting(&c, x)
+					} else {
+						err = r.Append(&c)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, cpu0)
+			})
+		}
+		r.Close()
+	}
+}
