@@ -316,19 +316,33 @@ func notPathChar(r rune) bool {
 
 // globMayMatch reports whether the pattern's segments can match the
 // directory dir, one of its ancestors (the pattern names what holds it),
-// or a path below it; "**" matches any number of segments.
+// or a path below it; "**" matches any number of segments. It is a table
+// over (pattern segment, dir segment), so a pattern of many "**" costs its
+// length times the directory's depth, never more.
 func globMayMatch(pat, dir []string) bool {
-	if len(pat) == 0 {
-		return true // the pattern ended at dir or above it
+	// ok[j]: the pattern's first i segments can match dir's first j.
+	ok := make([]bool, len(dir)+1)
+	ok[0] = true
+	for _, p := range pat {
+		if len(dir) > 0 && ok[len(dir)] {
+			return true // dir matched with pattern left over: the rest is inside dir
+		}
+		next := make([]bool, len(dir)+1)
+		for j := 0; j <= len(dir); j++ {
+			switch {
+			case p == "**":
+				next[j] = ok[j] || (j > 0 && next[j-1])
+			case j > 0 && ok[j-1]:
+				m, err := path.Match(p, dir[j-1])
+				next[j] = err == nil && m
+			}
+		}
+		ok = next
 	}
-	if len(dir) == 0 {
-		return true // the rest of the pattern is inside dir
+	for _, v := range ok {
+		if v {
+			return true // the pattern ended at dir or above it
+		}
 	}
-	if pat[0] == "**" {
-		return globMayMatch(pat[1:], dir) || globMayMatch(pat, dir[1:])
-	}
-	if ok, err := path.Match(pat[0], dir[0]); err != nil || !ok {
-		return false
-	}
-	return globMayMatch(pat[1:], dir[1:])
+	return false
 }
