@@ -17,6 +17,12 @@ import (
 // names (newest first); the rest are counted.
 const doctorUnguardedShown = 5
 
+// doctorUnguardedDays bounds what doctor reads: transcript files modified in
+// the last 30 days (and since the register began). Doctor is a health
+// check that must stay quick on years of transcripts; outcomes and the
+// census count every unguarded call of their window.
+const doctorUnguardedDays = 30
+
 // checkUnguarded: every tool call in the Claude Code transcripts since the
 // register began has a decision in the register or the journal. A call
 // without one ran without the hook (disableAllHooks in a settings file, the
@@ -44,8 +50,12 @@ func checkUnguarded(rep *doctorReport) {
 			"set CLAUDE_CONFIG_DIR if Claude Code keeps its files elsewhere")
 		return
 	}
+	from := time.Now().Add(-doctorUnguardedDays * 24 * time.Hour)
+	if since.After(from) {
+		from = since
+	}
 	calls := outcome.NewCalls()
-	src, err := transcript.Read([]string{dir}, transcript.Options{ModifiedSince: since},
+	src, err := transcript.Read([]string{dir}, transcript.Options{ModifiedSince: from},
 		transcript.Handler{Call: func(_ string, c *transcript.Call) { calls.Add(c) }})
 	if err != nil {
 		rep.add(name, doctorWarn, fmt.Sprintf("the transcripts could not be read: %v", err), "")
@@ -58,8 +68,8 @@ func checkUnguarded(rep *doctorReport) {
 		return
 	}
 	if len(us) == 0 {
-		rep.add(name, doctorOK, fmt.Sprintf("every tool call in %d transcript file(s) under %s since the register began (%s) has a decision in the register or the journal (%d calls)",
-			src.Files, dir, since.Format(time.RFC3339), n-int(calls.Before)), "")
+		rep.add(name, doctorOK, fmt.Sprintf("every tool call in the %d transcript file(s) under %s modified since %s (the register began %s; at most %d days back) has a decision in the register or the journal (%d calls)",
+			src.Files, dir, from.UTC().Format(time.RFC3339), since.UTC().Format(time.RFC3339), doctorUnguardedDays, n-int(calls.Before)), "")
 		return
 	}
 	sessions := outcome.BySession(us)
