@@ -223,7 +223,17 @@ func fileDSN(path string, q url.Values) string {
 	return u.String()
 }
 
-func (r *Register) wrap(err error) error { return classify(r.path, r.busy, err) }
+func (r *Register) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	// A file swapped for a FIFO, a directory or a symlink after Open
+	// looked: that is what went wrong, whatever SQLite says.
+	if ferr := checkFiles(r.path); ferr != nil {
+		return ferr
+	}
+	return classify(r.path, r.busy, err)
+}
 
 // checkModes records a warning for a register others may read: it holds the
 // tool inputs of every call.
