@@ -165,7 +165,7 @@ func TestBundleTampered(t *testing.T) {
 			json.Unmarshal(b.Seals[0].RekorEntry, &m)
 			m["logIndex"] = 9
 			b.Seals[0].RekorEntry, _ = json.Marshal(m)
-		}, nil, "seal 1: Rekor signed entry timestamp does not verify"},
+		}, nil, "seal 1: the Rekor signed entry timestamp does not verify"},
 		{"operator key replaced in the bundle", func(b *bundle.Bundle) { b.OperatorKey = string(otherPEM) },
 			nil, "seal 1: checkpoint signature does not verify with the operator key"},
 		{"operator key pinned to another", nil, &other.PublicKey, "the bundle's operator key"},

@@ -40,7 +40,7 @@ const Marker = transcript.Marker
 // ClassifierCategories is the allow-list of the classifier's categories.
 var ClassifierCategories = transcript.ClassifierCategories
 
-// ErrNothingRead: neither a transcript nor a register was read, so there
+// ErrNothingRead says neither a transcript nor a register was read, so there
 // is nothing to count (the census does not print a page of nulls).
 var ErrNothingRead = errors.New("nothing to count: no transcript was read and no register was given")
 

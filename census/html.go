@@ -269,6 +269,7 @@ Read from {{.R.Sources.TranscriptFiles}} transcript files ({{.R.Sources.Subagent
 {{range $.Grid}}<tr><td>{{.Class}}</td><td class="n">{{.AskA}}</td><td class="n">{{.AskU}}</td><td class="n">{{.DenyA}}</td><td class="n">{{.DenyU}}</td></tr>
 {{else}}<tr><td class="note" colspan="5">no flag in the period</td></tr>
 {{end}}</table>
+<p class="note">A flag is counted once in each class its rules belong to, so the rows can add up to more than the flags.</p>
 <table>{{with .Grades}}<tr><td>grades: true / false / unclear</td><td class="n">{{.True}} / {{.False}} / {{.Unclear}}</td></tr>{{else}}<tr><td>grades</td><td class="n null">—</td></tr>{{end}}
 <tr><td>self-concordance (not precision)</td><td class="n{{if not .SelfConcordance.Value}} null{{end}}">{{pct .SelfConcordance.Value}}</td></tr>
 </table><p class="note">Self-concordance: {{.SelfConcordance.Definition}}</p>

@@ -265,7 +265,7 @@ type Outcomes struct {
 	Note   string  `json:"note"`
 }
 
-// AskOut: the sentinel's asks and what became of them.
+// AskOut is the sentinel's asks and what became of them.
 type AskOut struct {
 	Total      *int64 `json:"total"`
 	Presented  *int64 `json:"presented"`
@@ -275,7 +275,7 @@ type AskOut struct {
 	Unknown    *int64 `json:"unknown"`
 }
 
-// DenyOut: denies that held, and denies the agent got around.
+// DenyOut is the denies that held, and the denies the agent got around.
 type DenyOut struct {
 	Held     *int64 `json:"held"`
 	Breached *int64 `json:"breached"`

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// AnchorFile, beside the register, remembers the register this machine
+// AnchorFile is the file, beside the register, that remembers the register this machine
 // had: its id and the last entry written (seq and hash). Every append
 // compares the register with it, so a register that was deleted, emptied,
 // replaced by another file, rolled back to an older copy or lost its

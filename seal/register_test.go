@@ -143,8 +143,8 @@ func TestVerifyRegisterTampered(t *testing.T) {
 		{"truncated unsealed tail", []string{`DELETE FROM entries WHERE seq > 8`},
 			nil, "the register ends at entry 8 but entry 10 was written"},
 		{"stored Rekor answer edited", []string{`UPDATE seals SET rekor_entry = replace(rekor_entry, '"integratedTime":', '"integratedTime":1') WHERE id = 2`},
-			nil, "seal 2: Rekor signed entry timestamp does not verify against the pinned key"},
-		{"different Rekor key", nil, otherKey, "seal 1: Rekor log id"},
+			nil, "seal 2: the Rekor signed entry timestamp does not verify against the pinned key"},
+		{"different Rekor key", nil, otherKey, "seal 1: the Rekor log id"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -42,11 +42,11 @@ type RekorKey struct {
 func ParseRekorKey(pemBytes []byte) (*RekorKey, error) {
 	pub, err := cryptoutils.UnmarshalPEMToPublicKey(pemBytes)
 	if err != nil {
-		return nil, fmt.Errorf("Rekor public key: %w", err)
+		return nil, fmt.Errorf("the Rekor public key: %w", err)
 	}
 	v, err := signature.LoadVerifier(pub, crypto.SHA256)
 	if err != nil {
-		return nil, fmt.Errorf("Rekor public key: %w", err)
+		return nil, fmt.Errorf("the Rekor public key: %w", err)
 	}
 	return &RekorKey{Pub: pub, LogID: KeyID(pub), verifier: v}, nil
 }
@@ -87,30 +87,30 @@ func ParseLogEntry(raw []byte) (*models.LogEntryAnon, error) {
 // failure names the check.
 func VerifyLogEntry(ctx context.Context, e *models.LogEntryAnon, key *RekorKey) error {
 	if *e.LogID != key.LogID {
-		return fmt.Errorf("Rekor log id %s is not the pinned Rekor key's (%s)", *e.LogID, key.LogID)
+		return fmt.Errorf("the Rekor log id %s is not the pinned Rekor key's (%s)", *e.LogID, key.LogID)
 	}
 	if err := verify.VerifySignedEntryTimestamp(ctx, e, key.verifier); err != nil {
-		return fmt.Errorf("Rekor signed entry timestamp does not verify against the pinned key: %v", err)
+		return fmt.Errorf("the Rekor signed entry timestamp does not verify against the pinned key: %v", err)
 	}
 	ip := e.Verification.InclusionProof
 	if ip == nil {
 		return nil
 	}
 	if ip.Checkpoint == nil || ip.RootHash == nil || ip.TreeSize == nil || ip.LogIndex == nil {
-		return fmt.Errorf("Rekor inclusion proof is incomplete")
+		return fmt.Errorf("the Rekor inclusion proof is incomplete")
 	}
 	if err := verify.VerifyInclusion(ctx, e); err != nil {
-		return fmt.Errorf("Rekor inclusion proof does not verify against the pinned key: %v", err)
+		return fmt.Errorf("the Rekor inclusion proof does not verify against the pinned key: %v", err)
 	}
 	if err := verify.VerifyCheckpointSignature(e, key.verifier); err != nil {
-		return fmt.Errorf("Rekor checkpoint does not verify against the pinned key: %v", err)
+		return fmt.Errorf("the Rekor checkpoint does not verify against the pinned key: %v", err)
 	}
 	var sc util.SignedCheckpoint
 	if err := sc.UnmarshalText([]byte(*ip.Checkpoint)); err != nil {
-		return fmt.Errorf("Rekor checkpoint: %v", err)
+		return fmt.Errorf("the Rekor checkpoint: %v", err)
 	}
 	if sc.Size != uint64(*ip.TreeSize) {
-		return fmt.Errorf("Rekor checkpoint is for tree size %d, the inclusion proof for %d", sc.Size, *ip.TreeSize)
+		return fmt.Errorf("the Rekor checkpoint is for tree size %d, the inclusion proof for %d", sc.Size, *ip.TreeSize)
 	}
 	return nil
 }
@@ -139,11 +139,11 @@ type hashedRekordBody struct {
 func BodyBytes(e *models.LogEntryAnon) ([]byte, error) {
 	s, ok := e.Body.(string)
 	if !ok {
-		return nil, fmt.Errorf("Rekor entry body is %T, want base64 text", e.Body)
+		return nil, fmt.Errorf("the Rekor entry body is %T, want base64 text", e.Body)
 	}
 	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
-		return nil, fmt.Errorf("Rekor entry body is not base64: %v", err)
+		return nil, fmt.Errorf("the Rekor entry body is not base64: %v", err)
 	}
 	return b, nil
 }
@@ -159,30 +159,30 @@ func VerifyBody(e *models.LogEntryAnon, uuid string, payload []byte, operator *e
 	}
 	var hr hashedRekordBody
 	if err := json.Unmarshal(body, &hr); err != nil {
-		return fmt.Errorf("Rekor entry body is not JSON: %v", err)
+		return fmt.Errorf("the Rekor entry body is not JSON: %v", err)
 	}
 	if hr.Kind != "hashedrekord" || hr.APIVersion != "0.0.1" {
-		return fmt.Errorf("Rekor entry is %s %s, want hashedrekord 0.0.1", hr.Kind, hr.APIVersion)
+		return fmt.Errorf("the Rekor entry is %s %s, want hashedrekord 0.0.1", hr.Kind, hr.APIVersion)
 	}
 	sum := sha256.Sum256(payload)
 	if hr.Spec.Data.Hash.Algorithm != "sha256" || !strings.EqualFold(hr.Spec.Data.Hash.Value, hex.EncodeToString(sum[:])) {
-		return fmt.Errorf("Rekor entry records hash %s:%s, not the checkpoint's sha256:%x",
+		return fmt.Errorf("the Rekor entry records hash %s:%s, not the checkpoint's sha256:%x",
 			hr.Spec.Data.Hash.Algorithm, hr.Spec.Data.Hash.Value, sum)
 	}
 	pub, err := ParsePublicKey(hr.Spec.Signature.PublicKey.Content)
 	if err != nil {
-		return fmt.Errorf("Rekor entry's public key: %v", err)
+		return fmt.Errorf("the Rekor entry's public key: %v", err)
 	}
 	if !pub.Equal(operator) {
-		return fmt.Errorf("Rekor entry is signed by key %s, not the operator key %s", Fingerprint(pub), Fingerprint(operator))
+		return fmt.Errorf("the Rekor entry is signed by key %s, not the operator key %s", Fingerprint(pub), Fingerprint(operator))
 	}
 	if !VerifySignature(operator, payload, hr.Spec.Signature.Content) {
-		return fmt.Errorf("Rekor entry's signature does not verify over the checkpoint")
+		return fmt.Errorf("the Rekor entry's signature does not verify over the checkpoint")
 	}
 	if uuid != "" {
 		leaf := hex.EncodeToString(rfc6962.DefaultHasher.HashLeaf(body))
 		if !strings.EqualFold(leafPart(uuid), leaf) {
-			return fmt.Errorf("Rekor UUID %s does not name this entry (leaf hash %s)", uuid, leaf)
+			return fmt.Errorf("the Rekor UUID %s does not name this entry (leaf hash %s)", uuid, leaf)
 		}
 	}
 	return nil

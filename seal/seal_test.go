@@ -379,24 +379,24 @@ func TestTamperMatrix(t *testing.T) {
 			want: "seal 2: covers 10 entries but only 8 are present"},
 		{name: "body edited", recs: func(r []*seal.Record) {
 			editEntry(t, r[0], func(m map[string]any) { m["body"] = "e30=" })
-		}, want: "seal 1: Rekor signed entry timestamp does not verify"},
+		}, want: "seal 1: the Rekor signed entry timestamp does not verify"},
 		{name: "SET edited", recs: func(r []*seal.Record) {
 			editEntry(t, r[1], func(m map[string]any) {
 				m["verification"].(map[string]any)["signedEntryTimestamp"] = "MEUCIQ=="
 			})
-		}, want: "seal 2: Rekor signed entry timestamp does not verify"},
+		}, want: "seal 2: the Rekor signed entry timestamp does not verify"},
 		{name: "inclusion proof hash edited", recs: func(r []*seal.Record) {
 			editEntry(t, r[0], func(m map[string]any) {
 				ip := m["verification"].(map[string]any)["inclusionProof"].(map[string]any)
 				ip["hashes"] = []string{strings.Repeat("00", 32)}
 			})
-		}, want: "seal 1: Rekor inclusion proof does not verify against the pinned key"},
+		}, want: "seal 1: the Rekor inclusion proof does not verify against the pinned key"},
 		{name: "integratedTime edited", recs: func(r []*seal.Record) {
 			editEntry(t, r[0], func(m map[string]any) { m["integratedTime"] = 1 })
-		}, want: "seal 1: Rekor signed entry timestamp does not verify"},
+		}, want: "seal 1: the Rekor signed entry timestamp does not verify"},
 		{name: "logID edited", recs: func(r []*seal.Record) {
 			editEntry(t, r[0], func(m map[string]any) { m["logID"] = strings.Repeat("ab", 32) })
-		}, want: "seal 1: Rekor log id abab"},
+		}, want: "seal 1: the Rekor log id abab"},
 		{name: "checkpoint edited", recs: func(r []*seal.Record) {
 			r[0].Checkpoint = strings.Replace(r[0].Checkpoint, "size 6", "size 5", 1)
 			r[0].Size = 5
@@ -406,7 +406,7 @@ func TestTamperMatrix(t *testing.T) {
 		{name: "different operator key", operator: &newKey(t).PublicKey,
 			want: "seal 1: checkpoint signature does not verify with the operator key"},
 		{name: "different Rekor key", rekor: otherRekor,
-			want: "seal 1: Rekor log id " + e.log.LogID() + " is not the pinned Rekor key's"},
+			want: "seal 1: the Rekor log id " + e.log.LogID() + " is not the pinned Rekor key's"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,7 +43,7 @@
 //
 // What is not remembered: files written by other sessions, files outside
 // the window, content over 256 KiB, data files (.md, .json other than
-// package.json, .txt, sources of compiled languages), Makefiles, a file
-// renamed or copied after it was written, reads of secrets in calls that
+// package.json, .txt, sources of compiled languages), a file renamed or
+// copied after it was written, reads of secrets in calls that
 // were denied.
 package session

@@ -10,8 +10,9 @@
 // nobody is (or that is not yet known), exits 0 and says why on stderr. Any
 // other exit code, a crash or a timeout lets the call proceed in Claude Code.
 //
-// The work is package toolcall's; this is its main. It links only parse,
-// judge, register and toolcall: no network, no exec, no sigstore.
+// The work is package toolcall's; this is its main. What it may link (no
+// network, no exec, no sigstore) is checked by its import-graph test and
+// listed in docs/architecture.md, not here.
 package main
 
 import (
