@@ -37,9 +37,9 @@ var _ = rules(
 	Rule{ID: RuleDataSqlDestructive, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny, Catastrophic: false,
 		Reason:      "DROP, TRUNCATE or an unbounded DELETE/UPDATE sent to a database",
 		Alternative: "back up first; add a WHERE clause; let the operator run it",
-		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs; `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`",
-		Fire:        []string{"psql -c 'DROP TABLE users'", "dropdb production"},
-		Pass:        []string{"psql -c 'SELECT count(*) FROM users'", "psql -c 'DELETE FROM users WHERE id = 3'"}},
+		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs; `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`; not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`)",
+		Fire:        []string{"psql -c 'DROP TABLE users'", "dropdb production", "psql -c 'TRUNCATE TABLE users' prod_db"},
+		Pass:        []string{"psql -c 'SELECT count(*) FROM users'", "psql -c 'DELETE FROM users WHERE id = 3'", "psql -c 'TRUNCATE TABLE test_fixtures' test_db"}},
 	Rule{ID: RuleDataDbReset, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "dropping or resetting a database through an ORM or admin tool",
 		Alternative: "ask the operator; migrate instead of reset",
@@ -94,6 +94,9 @@ func destructiveSQL(s string) bool {
 // sql scans the SQL a database client would run: its -c/-e/--command
 // strings, operands, and text piped in by echo/printf/cat heredocs.
 func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
+	if testDatabase(args) {
+		return // psql -c 'TRUNCATE TABLE fixtures' test_db: a test database is rebuilt by its suite
+	}
 	for _, a := range args {
 		if destructiveSQL(a) {
 			j.add(RuleDataSqlDestructive, detail)
@@ -126,6 +129,46 @@ func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detai
 			return
 		}
 	}
+}
+
+var testDBName = lazyRegexp(`(?i)(^|[/_.-])(test|tests|testing)([_.-]|$)`)
+
+// testDatabase reports a client whose every database named (operands,
+// -d/--dbname, -D/--database, a DSN's path) is a test database: test_db,
+// app_test, postgres://localhost/app_test, test.sqlite3. The SQL text,
+// the user, host and port are not names of the database.
+func testDatabase(args []string) bool {
+	n := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-c" || a == "-e" || a == "--command" || a == "--execute" || a == "-f" || a == "--file" ||
+			a == "-U" || a == "-u" || a == "--username" || a == "--user" || a == "-h" || a == "--host" ||
+			a == "-p" || a == "--port" || a == "-v" || a == "--set" || a == "-P" || a == "--pset":
+			i++
+			continue
+		case a == "-d" || a == "--dbname" || a == "-D" || a == "--database":
+			if i+1 >= len(args) {
+				return false
+			}
+			i++
+			a = args[i]
+		case strings.HasPrefix(a, "--dbname=") || strings.HasPrefix(a, "--database="):
+			_, a, _ = strings.Cut(a, "=")
+		case strings.HasPrefix(a, "-"):
+			continue
+		case strings.ContainsAny(a, " \t\n;") || destructiveSQL(a):
+			continue // the SQL itself
+		}
+		if k := strings.LastIndexByte(a, '/'); k >= 0 {
+			a = a[k+1:] // postgres://host/app_test
+		}
+		if a, _, _ = strings.Cut(a, "?"); !testDBName().MatchString(a) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // ormResets are token sets that reset or drop a database through a

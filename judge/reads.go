@@ -138,6 +138,18 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 			}
 		}
 	}
+	if p != nil && p.Name == "tar" {
+		// tar czf keys.tgz -C ~ .ssh: the members are read from -C's directory
+		if dir, members := programs.TarMembers(args); dir != "" {
+			if d, ok := j.resolve(dir, e.Dir); ok {
+				for _, m := range members {
+					if r, ok := j.resolve(m, d); ok && j.readAbs(r, detail) {
+						break
+					}
+				}
+			}
+		}
+	}
 }
 
 func (j *judge) secretReadHit(detail string) {

@@ -1,8 +1,10 @@
 package judge
 
 import (
+	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/programs"
@@ -102,18 +104,29 @@ var _ = onExec(func(j *judge, x execution) {
 				break // the expression begins: no more roots
 			}
 			roots++
-			if j.holdsSentinel(a, x.e.Dir) {
+			if j.holdsSentinel(a, x.e.Dir) && !j.findSpares(x.args, a, x.e.Dir) {
 				j.reachHit(x.detail)
 				return
 			}
 		}
-		if roots == 0 && j.holdsSentinel(".", x.e.Dir) {
+		if roots == 0 && j.holdsSentinel(".", x.e.Dir) && !j.findSpares(x.args, ".", x.e.Dir) {
 			j.reachHit(x.detail)
 		}
 	case p.Is(programs.Archiver):
 		// Archivers pack, copy or sync whole trees: pointed at a directory
 		// that holds the key or the register, they carry them out.
 		pos := programs.Operands(x.args)
+		if p.Name == "tar" {
+			// tar's members, from -C's directory (tar czf x.tgz -C ~ .config/nvim)
+			dir, members := programs.TarMembers(x.args)
+			pos = pos[:0]
+			for _, m := range members {
+				if dir != "" && !strings.HasPrefix(m, "/") && !strings.HasPrefix(m, "~") {
+					m = strings.TrimSuffix(dir, "/") + "/" + m
+				}
+				pos = append(pos, m)
+			}
+		}
 		// A copy's last operand is where it goes: copying into a directory
 		// that holds the sentinel's (cp x ~) takes nothing of it.
 		copier := p.Is(programs.Copier)
@@ -345,4 +358,106 @@ func globMayMatch(pat, dir []string) bool {
 		}
 	}
 	return false
+}
+
+// findSpares reports a find rooted at root (a directory holding the
+// sentinel's) whose name tests can match none of the sentinel's
+// directories on the way, nor its files, within -maxdepth: find ~/.config
+// -name '*.json' -exec grep theme {} + never reaches ~/.config/sentinel's
+// config.toml or signing.key. An alternative (-o), a negation or a path
+// test may match anything.
+func (j *judge) findSpares(args []string, root, dir string) bool {
+	r, ok := j.resolve(root, dir)
+	if !ok {
+		return false
+	}
+	var pats []string
+	icase := false
+	depth := -1
+	for i, a := range args {
+		switch a {
+		case "-name", "-iname":
+			if i+1 >= len(args) {
+				return false
+			}
+			pats = append(pats, args[i+1])
+			icase = icase || a == "-iname"
+		case "-maxdepth":
+			if i+1 < len(args) {
+				if n, err := strconv.Atoi(args[i+1]); err == nil {
+					depth = n
+				}
+			}
+		case "-o", "-or", "-not", "!", ",", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-samefile", "-inum":
+			return false
+		}
+	}
+	if len(pats) == 0 {
+		return false
+	}
+	matches := func(name string) bool {
+		for _, p := range pats {
+			if icase {
+				p, name = strings.ToLower(p), strings.ToLower(name)
+			}
+			if ok, err := filepath.Match(p, name); ok || err != nil {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range j.sentinelDirs() {
+		if under(r, s) {
+			return false // rooted inside the sentinel's directory
+		}
+		if !strictlyUnder(s, r) {
+			continue
+		}
+		comps := strings.Split(s[len(r)+1:], "/")
+		for k, c := range comps {
+			if depth >= 0 && k+1 > depth {
+				break
+			}
+			if matches(c) {
+				return false
+			}
+		}
+		if depth >= 0 && len(comps)+1 > depth {
+			continue
+		}
+		for _, n := range j.sentinelFiles(s) {
+			if matches(n) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Files the sentinel keeps in its configuration and state directories.
+var (
+	configFiles = []string{"config.toml", "signing.key", "signing.key.pub", "seal.toml", "seal.lock", "must-keep.txt"}
+	stateFiles  = []string{"register.db", "register.db-wal", "register.db-shm", "register.db-journal", "register.anchor", "journal.jsonl", "gate.json", "hook.lock"}
+)
+
+// sentinelFiles are the names of the files in the sentinel directory s: the
+// ones it keeps there, and (but in replay) what is there now.
+func (j *judge) sentinelFiles(s string) []string {
+	names := stateFiles
+	if s == cleanAbs(j.env.ConfigDir) || strings.Contains(s, "/.config/") || strings.HasSuffix(s, ".key") {
+		names = configFiles
+	}
+	if j.env.NoFiles {
+		return names
+	}
+	if ents, err := os.ReadDir(s); err == nil {
+		for i, e := range ents {
+			if i == 256 {
+				names = append(names, "*") // too many to list: any name may be there
+				break
+			}
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }

@@ -218,16 +218,12 @@ func bindfsLinks(args []string) (targets []string, name string, intoDir bool) {
 // tarRemoves: tar --remove-files deletes the members it packed (relative
 // ones from -C's directory).
 func tarRemoves(args []string) []string {
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		args = append([]string{"-" + args[0]}, args[1:]...) // tar cf x.tar --remove-files d
-	}
-	o := Parse(args, tarSpec)
-	if !o.Has(0, "remove-files") {
+	if !has(args, "--remove-files") {
 		return nil
 	}
-	dir := o.Value('C', "directory")
+	dir, members := TarMembers(args)
 	var out []string
-	for _, m := range o.Pos {
+	for _, m := range members {
 		if dir != "" && !strings.HasPrefix(m, "/") && !strings.HasPrefix(m, "~") {
 			m = strings.TrimSuffix(dir, "/") + "/" + m
 		}
@@ -270,4 +266,15 @@ func trashRemoves(args []string) []string {
 		return nil // trash list, gio open, gio info: nothing deleted
 	}
 	return pos
+}
+
+// TarMembers are the files tar packs or lists (its operands, the archive
+// given to -f left out) and the directory -C names for them ("" when
+// none): tar czf x.tgz -C ~ .config/nvim packs ~/.config/nvim.
+func TarMembers(args []string) (dir string, members []string) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		args = append([]string{"-" + args[0]}, args[1:]...) // tar czf x.tgz d
+	}
+	o := Parse(args, tarSpec)
+	return o.Value('C', "directory"), o.Pos
 }
