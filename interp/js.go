@@ -108,6 +108,13 @@ func jsArgs(e *eval, n *node) []arg {
 }
 
 func jsCallee(e *eval, fn *node) (string, val) {
+	if fn.kind == "member_expression" {
+		// process.mainModule.require(m), module.require(m),
+		// module.constructor._load(m), require('module')._load(m): require
+		if p := fn.get("property"); p != nil && (p.text() == "require" || p.text() == "_load") {
+			return "require", val{ref: "require"}
+		}
+	}
 	v := e.value(fn)
 	return v.ref, v
 }

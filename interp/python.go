@@ -117,6 +117,16 @@ func pyCall(e *eval, n *node) {
 	pos := positional(args)
 	at := func(i int) val { return argAt(pos, i) }
 	if fn.kind == "attribute" {
+		// libc's own system(): ctypes.CDLL(None).system(b"..."), libc.system
+		if attr := fn.get("attribute").text(); attr == "system" || attr == "popen" {
+			if o := fn.get("object").text(); strings.Contains(o, "CDLL") || strings.Contains(o, "cdll") ||
+				strings.Contains(o, "libc") || strings.Contains(o, "LoadLibrary") || e.value(fn.get("object")).ref == "ctypes.CDLL" {
+				e.runValue("ctypes "+attr, at(0), true)
+				return
+			}
+		}
+	}
+	if fn.kind == "attribute" {
 		// a method of an object (Path(p).unlink(), sock.connect(...)) or
 		// of a value we do not know: its name still says what it does.
 		obj := e.value(fn.get("object"))
@@ -221,6 +231,12 @@ func pyCall(e *eval, n *node) {
 		}
 	case "exec", "eval", "compile", "builtins.exec", "builtins.eval", "execfile":
 		e.dynamic(ref, at(0), "python")
+	case "pickle.loads", "pickle.load", "_pickle.loads", "cPickle.loads", "cPickle.load", "dill.loads", "dill.load",
+		"cloudpickle.loads", "marshal.loads", "marshal.load", "jsonpickle.decode", "joblib.load", "torch.load",
+		"pandas.read_pickle", "shelve.open", "yaml.unsafe_load", "yaml.full_load":
+		// deserialising runs what the data names (a pickle's REDUCE of
+		// os.system): the commands a known payload spells, else unknown code
+		pickleRun(e, ref, at(0))
 	case "print", "pprint.pprint", "sys.stdout.write", "json.dump", "logging.info", "logging.warning":
 		if anyEnv(pos) {
 			e.envDump(ref)
@@ -753,4 +769,63 @@ func pyAttr(n *node, obj val, attr string) val {
 		return val{ref: obj.ref, s: obj.s, static: obj.static, env: obj.env}
 	}
 	return val{ref: r}
+}
+
+// pickleRun judges a deserialised payload: a known pickle that reaches a
+// command runner (os/posix/nt system, subprocess, builtins exec/eval)
+// runs its strings as shell commands; anything else is code not known.
+func pickleRun(e *eval, via string, v val) {
+	if !v.static || v.isList {
+		e.facts.Dynamic = append(e.facts.Dynamic, Dynamic{Via: via, Sources: v.srcs})
+		return
+	}
+	b := v.s
+	runner := false
+	for _, m := range []string{"system", "popen", "check_output", "check_call", "Popen", "getoutput", "exec", "eval", "spawn"} {
+		if strings.Contains(b, m) {
+			runner = true
+		}
+	}
+	if !runner {
+		return // plain data
+	}
+	for _, s := range printableRuns(b) {
+		switch s {
+		case "os", "posix", "nt", "system", "popen", "subprocess", "builtins", "__builtin__", "exec", "eval",
+			"check_output", "check_call", "Popen", "getoutput", "spawn", "p0", "p1", "p2", "p3":
+			continue
+		}
+		if strings.ContainsAny(s, " /~$;|&") || len(s) > 2 {
+			e.runValue(via, lit(s), true)
+		}
+	}
+}
+
+// printableRuns are the runs of printable text in b (the strings a pickle
+// carries), split at its opcodes' line ends and quotes.
+func printableRuns(b string) []string {
+	var out []string
+	start := -1
+	flush := func(i int) {
+		if start >= 0 && i-start >= 2 {
+			s := strings.Trim(b[start:i], "'\"")
+			s = strings.TrimLeft(s, "SVcX(")
+			if len(s) >= 2 {
+				out = append(out, s)
+			}
+		}
+		start = -1
+	}
+	for i := 0; i < len(b) && len(out) < 64; i++ {
+		c := b[i]
+		if c >= 0x20 && c < 0x7f && c != '\'' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(b))
+	return out
 }

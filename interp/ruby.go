@@ -79,6 +79,26 @@ func rbCall(e *eval, n *node) {
 		pos = pos[1:]
 		at = func(i int) val { return argAt(pos, i) }
 	}
+	// method(:system).call("id"), Kernel.method(:system).(...): the
+	// method object is the method it names
+	if base := name[strings.LastIndexByte(name, '.')+1:]; base == "call" || base == "()" || base == "===" || base == "yield" {
+		if r := n.get("receiver"); r != nil && r.kind == "call" && r.get("arguments") != nil {
+			if mm := r.get("method"); mm != nil && (mm.text() == "method" || mm.text() == "public_method" || mm.text() == "singleton_method") {
+				m := argAt(positional(rbArgs(e, r)), 0)
+				if !m.static {
+					e.dynamicName("method", m)
+					return
+				}
+				prefix := ""
+				if rr := r.get("receiver"); rr != nil {
+					if rv := e.value(rr); rv.ref != "" && rv.ref != "Kernel" && rv.ref != "Object" {
+						prefix = rv.ref + "."
+					}
+				}
+				name = prefix + strings.TrimPrefix(m.s, ":")
+			}
+		}
+	}
 	name = strings.TrimPrefix(name, "Kernel.")
 	if strings.HasPrefix(name, "TCPSocket") || strings.HasPrefix(name, "Socket.") || strings.HasPrefix(name, "UDPSocket") {
 		e.socket = true
