@@ -227,3 +227,6 @@ func ParseFingerprint(s string) (string, error) {
 	}
 	return "SHA256:" + h, nil
 }
+
+// PublicKeyDER is the key's PKIX DER (what its fingerprint hashes).
+func PublicKeyDER(pub crypto.PublicKey) ([]byte, error) { return x509.MarshalPKIXPublicKey(pub) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ import (
 func newExportCmd() *cobra.Command {
 	var out, disclose, fields, keyFlag string
 	var asJSON, includeUnsealed bool
+	var sigstoreDir, rekorKeyPath string
 	cmd := &cobra.Command{
 		Use:   "export --out PATH",
 		Short: "Export a self-contained bundle for a third party to verify",
@@ -57,6 +59,15 @@ says how many), because entries no seal covers prove nothing and make
 needs --allow-unsealed). Run 'sentinel seal' first to export everything.
 
 The bundle is written with mode 0600: disclosed inputs may be sensitive.
+
+--sigstore DIR also writes each sealed seal (register and artifact) as a
+Sigstore bundle v0.3 (protobuf-specs' types): DIR/seal-N.sigstore.json, the
+exact signed text DIR/seal-N.txt, the operator's DIR/operator.pub and, for a
+log other than the public-good one, DIR/trusted_root.json naming that log's key
+and URL. Then, with no sentinel binary:
+
+  cosign verify-blob --new-bundle-format --bundle seal-1.sigstore.json \
+    --key operator.pub [--trusted-root trusted_root.json] seal-1.txt
 
 Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 5 no register, or no operator public key for a sealed register.`,
@@ -135,6 +146,11 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 					"fields_only": c.Fields, "withheld": c.Withheld, "bytes": size, "operator_fingerprint": fp,
 					"sealed_through": c.Sealed, "left_out_unsealed": c.LeftOut, "include_unsealed": includeUnsealed})
 			}
+			if sigstoreDir != "" {
+				if err := exportSigstore(cmd, reg, sigstoreDir, pubPEM, rekorKeyPath); err != nil {
+					return err
+				}
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: %d entries (%d disclosed, %d with fields only, %d withheld)\n", out, c.Entries, c.Input, c.Fields, c.Withheld)
 			if c.LeftOut > 0 {
 				fmt.Fprintf(cmd.OutOrStdout(), "left out: entries %d..%d, after the last seal (they prove nothing yet: run sentinel seal, or pass --include-unsealed)\n", c.Sealed+1, c.Sealed+c.LeftOut)
@@ -147,7 +163,81 @@ Exit codes: 0 written; 3 usage; 4 could not read the register or write PATH;
 	f.StringVar(&disclose, "disclose", "none", "entries shown in full, with their input: all, none, or e.g. 1,5,7-9")
 	f.StringVar(&fields, "fields", "none", "entries shown with their fields but not their input; the rest are withheld (hash only)")
 	f.BoolVar(&asJSON, "json", false, "print what was written as JSON")
+	f.StringVar(&sigstoreDir, "sigstore", "", "also write every seal as a Sigstore bundle v0.3 into this directory (seal-N.sigstore.json beside the signed text seal-N.txt, operator.pub, and trusted_root.json for a private log): cosign verify-blob --new-bundle-format checks them")
+	f.StringVar(&rekorKeyPath, "rekor-key", "", "with --sigstore: the private log's key for trusted_root.json (default: as verify pins it)")
 	f.BoolVar(&includeUnsealed, "include-unsealed", false, "also write the entries after the last seal (they prove nothing; verify needs --allow-unsealed)")
 	f.StringVar(&keyFlag, "key", "", "the signing key whose .pub goes into the bundle (default: sentinel keygen's)")
 	return cmd
+}
+
+// exportSigstore writes every sealed record as a Sigstore bundle v0.3 with
+// its signed text, the operator key and, for a private log, a trusted root
+// naming the log (docs/sealing.md, Sigstore bundles).
+func exportSigstore(cmd *cobra.Command, reg *register.Register, dir string, pubPEM []byte, rekorKeyPath string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fail(exitError, "--sigstore: %v", err)
+	}
+	var recs []*seal.Record
+	for _, subject := range []string{seal.SubjectRegister, seal.SubjectArtifact} {
+		rs, err := seal.Records(reg.DB(), subject)
+		if err != nil {
+			return fail(exitError, "--sigstore: %v", err)
+		}
+		recs = append(recs, rs...)
+	}
+	w := cmd.OutOrStdout()
+	write := func(name string, data []byte) error {
+		if err := outfile.WriteFile(filepath.Join(dir, name), w, data, 0o644); err != nil {
+			return fail(exitError, "--sigstore: %v", err)
+		}
+		return nil
+	}
+	if err := write("operator.pub", pubPEM); err != nil {
+		return err
+	}
+	n, urls := 0, map[string]bool{}
+	var first time.Time
+	for _, r := range recs {
+		if r.Status != seal.StatusSealed {
+			continue
+		}
+		b, err := bundle.SigstoreBundle(r)
+		if err != nil {
+			return fail(exitError, "--sigstore: seal %d: %v", r.ID, err)
+		}
+		if err := write(fmt.Sprintf("seal-%d.sigstore.json", r.ID), b); err != nil {
+			return err
+		}
+		if err := write(fmt.Sprintf("seal-%d.txt", r.ID), []byte(r.Checkpoint)); err != nil {
+			return err
+		}
+		if t, ok := r.IntegratedAt(); ok && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
+		urls[r.RekorURL] = true
+		n++
+	}
+	rk, _, err := rekorKey(rekorKeyPath)
+	if err != nil {
+		return err
+	}
+	if !rk.PublicGood() && n > 0 {
+		if len(urls) != 1 {
+			return fail(exitError, "--sigstore: the seals name %d logs; a trusted root names one", len(urls))
+		}
+		var url string
+		for u := range urls {
+			url = u
+		}
+		tr, err := bundle.TrustedRoot(rk, url, first.Add(-time.Hour))
+		if err != nil {
+			return fail(exitError, "--sigstore: %v", err)
+		}
+		if err := write("trusted_root.json", tr); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "wrote %d Sigstore bundles (v0.3) to %s: cosign verify-blob --new-bundle-format --bundle %s/seal-N.sigstore.json --key %s/operator.pub%s %s/seal-N.txt\n",
+		n, dir, dir, dir, map[bool]string{true: "", false: " --trusted-root " + dir + "/trusted_root.json"}[rk.PublicGood()], dir)
+	return nil
 }
