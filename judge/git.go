@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // Rules of this file: their text, examples and matching code are one unit.
@@ -118,34 +119,6 @@ var _ = rules(
 		Pass:        []string{`SKIP= git commit -m x`, "git commit -m x", "git commit -m 'add --no-verify docs'"}},
 )
 
-// gitGlobal splits git's global options from the subcommand. It returns
-// the subcommand, its arguments and the -c key=value settings.
-func gitGlobal(args []string) (sub string, rest []string, cfg []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" ||
-			a == "--exec-path" || a == "--super-prefix" || a == "--config-env" || a == "--list-cmds":
-			i++
-		case a == "-c":
-			if i+1 < len(args) {
-				cfg = append(cfg, args[i+1])
-			}
-			i++
-		case strings.HasPrefix(a, "-c") && len(a) > 2:
-			cfg = append(cfg, a[2:])
-		case strings.HasPrefix(a, "-"):
-			// --git-dir=x, --no-pager, -p, --bare, ...
-			if strings.HasPrefix(a, "--config-env=") {
-				cfg = append(cfg, strings.TrimPrefix(a, "--config-env="))
-			}
-		default:
-			return a, args[i+1:], cfg
-		}
-	}
-	return "", nil, cfg
-}
-
 func isHooksPathKey(k string) bool {
 	k, _, _ = strings.Cut(k, "=")
 	return strings.EqualFold(k, "core.hooksPath")
@@ -170,7 +143,7 @@ func skipsHooks(name, value string) bool {
 
 // git judges one git invocation.
 func (j *judge) git(e *parse.Exec, args []string, detail string) {
-	sub, rest, cfg := gitGlobal(args)
+	sub, rest, cfg := programs.GitSplit(args)
 	for _, c := range cfg {
 		if isHooksPathKey(c) {
 			j.add(RuleGitHooksPath, detail)

@@ -41,3 +41,33 @@ func TestChecksOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestGitExpand: abbreviations resolve as git's parse-options resolves
+// them; values, operands and what follows "--" are left alone.
+func TestGitExpand(t *testing.T) {
+	for in, want := range map[string]string{
+		"reset --har":              "reset --hard",
+		"reset --hard":             "reset --hard",
+		"push --mirr origin":       "push --mirror origin",
+		"push --forc origin":       "push --force origin",
+		"push --force-w origin":    "push --force-with-lease origin",
+		"branch --del --forc x":    "branch --delete --force x",
+		"clean --forc -n":          "clean --force -n",
+		"clean --forc --dry":       "clean --force --dry-run",
+		"commit -m --forc":         "commit -m --forc",
+		"push origin -- --forc":    "push origin -- --forc",
+		"push --repo=x --mirr":     "push --repo=x --mirror",
+		"push --recurse-sub=check": "push --recurse-submodules=check",
+		"status --shor":            "status --shor", // a subcommand not in the table: as written
+	} {
+		sub, rest, _ := GitSplit(strings.Fields(in))
+		got := strings.Join(append([]string{sub}, rest...), " ")
+		if got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+	// --config-env as two words is the = form.
+	if _, _, cfg := GitSplit([]string{"--config-env", "core.hooksPath=H", "commit"}); len(cfg) != 1 || cfg[0] != "core.hooksPath=H" {
+		t.Errorf("--config-env as two words: %v", cfg)
+	}
+}

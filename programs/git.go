@@ -37,10 +37,116 @@ func GitSplit(args []string) (sub string, rest []string, cfg []string) {
 				cfg = append(cfg, v)
 			}
 		default:
-			return a, args[i+1:], cfg
+			return a, GitExpand(a, args[i+1:]), cfg
 		}
 	}
 	return "", nil, cfg
+}
+
+// GitExpand rewrites the abbreviated long options of git subcommand sub
+// in args to the options git resolves them to: git's parse-options takes
+// any unambiguous prefix of a long option (git reset --har is --hard, git
+// branch --del is --delete, git push --mirr is --mirror). An ambiguous
+// prefix is an error to git (nothing runs), and another git version may
+// know fewer options: it is read as the first option it abbreviates, in
+// git's own order (git push --forc as --force), so that no version lets it
+// pass. Options after "--", values of options and operands are left
+// alone. args is returned as it is when nothing is abbreviated.
+func GitExpand(sub string, args []string) []string {
+	opts, ok := gitLong[sub]
+	if !ok {
+		return args
+	}
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "--") || len(a) == 2 {
+			if len(a) == 2 && a[0] == '-' && strings.IndexByte(GitSub[sub].Short, a[1]) >= 0 {
+				i++ // -m VALUE: the value is not an option
+			}
+			continue
+		}
+		// The next word after a long option that takes one is not skipped:
+		// were it a value, rewriting it could only make the call stricter.
+		name, val, hasVal := strings.Cut(a[2:], "=")
+		full, ok := gitLongName(opts, name)
+		if !ok || full == name {
+			continue
+		}
+		if out == nil {
+			out = append([]string(nil), args...)
+		}
+		out[i] = "--" + full
+		if hasVal {
+			out[i] += "=" + val
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+// gitLongName resolves name among a subcommand's long options (opts as in
+// gitLong): an exact name, else the first option it is a prefix of.
+func gitLongName(opts, name string) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	first := ""
+	for rest := opts; rest != ""; {
+		var o string
+		o, rest, _ = strings.Cut(rest, " ")
+		o = strings.TrimSuffix(o, "=")
+		if o == name {
+			return o, true
+		}
+		if first == "" && strings.HasPrefix(o, name) {
+			first = o
+		}
+	}
+	return first, first != ""
+}
+
+// gitLong are the long options of the subcommands the rules read, in
+// git's order ("=": takes a value): what git 2.39's parse-options knows,
+// from `git SUB -h` (which lists the options completion hides, --force
+// among them) and `git SUB --git-completion-helper`, for GitExpand.
+var gitLong = map[string]string{
+	"reset":          "quiet no-refresh mixed soft hard merge keep recurse-submodules patch intent-to-add pathspec-from-file= pathspec-file-nul refresh no-quiet no-mixed no-soft no-hard no-merge no-keep no-recurse-submodules no-patch no-intent-to-add no-pathspec-from-file no-pathspec-file-nul",
+	"push":           "verbose quiet repo= all mirror delete tags dry-run porcelain force force-with-lease force-if-includes recurse-submodules thin receive-pack= exec= set-upstream progress prune no-verify follow-tags signed atomic push-option= ipv4 ipv6 verify no-verbose no-quiet no-repo no-all no-mirror no-delete no-tags no-dry-run no-porcelain no-force no-force-with-lease no-force-if-includes no-recurse-submodules no-receive-pack no-exec no-set-upstream no-progress no-prune no-follow-tags no-signed no-atomic no-push-option no-ipv4 no-ipv6",
+	"branch":         "verbose quiet track set-upstream-to= unset-upstream color remotes contains= no-contains= abbrev all delete move copy list show-current create-reflog edit-description force merged= no-merged= column sort= points-at= ignore-case recurse-submodules format= no-verbose no-quiet no-track no-set-upstream-to no-unset-upstream no-color no-remotes no-abbrev no-all no-delete no-move no-copy no-list no-show-current no-create-reflog no-edit-description no-column no-sort no-points-at no-ignore-case no-recurse-submodules no-format",
+	"clean":          "quiet dry-run force interactive exclude= no-quiet no-dry-run no-interactive",
+	"checkout":       "guess overlay quiet recurse-submodules progress merge conflict= detach track force orphan= overwrite-ignore ignore-other-worktrees ours theirs patch ignore-skip-worktree-bits pathspec-from-file= pathspec-file-nul no-guess no-overlay no-quiet no-recurse-submodules no-progress no-merge no-conflict no-detach no-track no-orphan no-ignore-other-worktrees no-patch no-ignore-skip-worktree-bits no-pathspec-from-file no-pathspec-file-nul",
+	"restore":        "source= staged worktree ignore-unmerged overlay quiet recurse-submodules progress merge conflict= ours theirs patch ignore-skip-worktree-bits pathspec-from-file= pathspec-file-nul no-source no-staged no-worktree no-ignore-unmerged no-overlay no-quiet no-recurse-submodules no-progress no-merge no-conflict no-patch no-ignore-skip-worktree-bits no-pathspec-from-file no-pathspec-file-nul",
+	"switch":         "create= force-create= guess discard-changes quiet recurse-submodules progress merge conflict= detach track force orphan= overwrite-ignore ignore-other-worktrees no-create no-force-create no-guess no-discard-changes no-quiet no-recurse-submodules no-progress no-merge no-conflict no-detach no-track no-orphan no-ignore-other-worktrees",
+	"commit":         "quiet verbose file= author= date= message= reedit-message= reuse-message= fixup squash= reset-author trailer= signoff template= edit cleanup= status gpg-sign all include interactive patch only no-verify dry-run short branch ahead-behind porcelain long null amend no-post-rewrite untracked-files pathspec-from-file= pathspec-file-nul verify post-rewrite no-quiet no-verbose no-file no-author no-date no-message no-reedit-message no-reuse-message no-fixup no-squash no-reset-author no-signoff no-template no-edit no-cleanup no-status no-gpg-sign no-all no-include no-interactive no-patch no-only no-dry-run no-short no-branch no-ahead-behind no-porcelain no-long no-null no-amend no-untracked-files no-pathspec-from-file no-pathspec-file-nul",
+	"rebase":         "onto= keep-base no-verify quiet verbose no-stat signoff committer-date-is-author-date reset-author-date ignore-whitespace whitespace= force-rebase no-ff continue skip abort quit edit-todo show-current-patch apply merge interactive rerere-autoupdate empty= autosquash update-refs gpg-sign autostash exec= rebase-merges fork-point strategy= strategy-option= root reschedule-failed-exec reapply-cherry-picks verify stat ff no-onto no-keep-base no-quiet no-verbose no-signoff no-committer-date-is-author-date no-reset-author-date no-ignore-whitespace no-whitespace no-force-rebase no-rerere-autoupdate no-autosquash no-update-refs no-gpg-sign no-autostash no-exec no-rebase-merges no-fork-point no-strategy no-strategy-option no-root no-reschedule-failed-exec no-reapply-cherry-picks",
+	"clone":          "verbose quiet progress reject-shallow no-checkout bare mirror local no-hardlinks shared recurse-submodules recursive jobs= template= reference= reference-if-able= dissociate origin= branch= upload-pack= depth= shallow-since= shallow-exclude= single-branch no-tags shallow-submodules separate-git-dir= config= server-option= ipv4 ipv6 filter= also-filter-submodules remote-submodules sparse bundle-uri= checkout hardlinks tags no-verbose no-quiet no-progress no-reject-shallow no-bare no-mirror no-local no-shared no-recurse-submodules no-recursive no-jobs no-template no-reference no-reference-if-able no-dissociate no-origin no-branch no-upload-pack no-depth no-shallow-since no-shallow-exclude no-single-branch no-shallow-submodules no-separate-git-dir no-config no-server-option no-ipv4 no-ipv6 no-filter no-also-filter-submodules no-remote-submodules no-sparse no-bundle-uri",
+	"fetch":          "verbose quiet all set-upstream append atomic upload-pack= force multiple tags jobs= prefetch prune prune-tags recurse-submodules dry-run write-fetch-head keep update-head-ok progress depth= shallow-since= shallow-exclude= deepen= unshallow refetch update-shallow refmap= server-option= ipv4 ipv6 negotiation-tip= negotiate-only filter= auto-maintenance auto-gc show-forced-updates write-commit-graph stdin no-verbose no-quiet no-all no-set-upstream no-append no-atomic no-upload-pack no-force no-multiple no-tags no-jobs no-prefetch no-prune no-prune-tags no-recurse-submodules no-dry-run no-write-fetch-head no-keep no-update-head-ok no-progress no-depth no-shallow-since no-shallow-exclude no-deepen no-update-shallow no-server-option no-ipv4 no-ipv6 no-negotiation-tip no-negotiate-only no-filter no-auto-maintenance no-auto-gc no-show-forced-updates no-write-commit-graph no-stdin",
+	"pull":           "verbose quiet progress recurse-submodules rebase stat log signoff squash commit edit cleanup= ff ff-only verify verify-signatures autostash strategy= strategy-option= gpg-sign allow-unrelated-histories all append upload-pack= force tags prune jobs dry-run keep depth= shallow-since= shallow-exclude= deepen= unshallow update-shallow refmap= server-option= ipv4 ipv6 negotiation-tip= show-forced-updates set-upstream no-verbose no-quiet no-progress no-recurse-submodules no-rebase no-stat no-log no-signoff no-squash no-commit no-edit no-cleanup no-ff no-verify no-verify-signatures no-autostash no-strategy no-strategy-option no-gpg-sign no-allow-unrelated-histories no-all no-append no-upload-pack no-force no-tags no-prune no-jobs no-dry-run no-keep no-depth no-shallow-since no-shallow-exclude no-deepen no-update-shallow no-server-option no-ipv4 no-ipv6 no-negotiation-tip no-show-forced-updates no-set-upstream",
+	"config":         "global system local worktree file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section list fixed-value edit get-color get-colorbool type= bool int bool-or-int bool-or-str path expiry-date null name-only includes show-origin show-scope default= no-global no-system no-local no-worktree no-file no-blob no-get no-get-all no-get-regexp no-get-urlmatch no-replace-all no-add no-unset no-unset-all no-rename-section no-remove-section no-list no-fixed-value no-edit no-get-color no-get-colorbool no-type no-null no-name-only no-includes no-show-origin no-show-scope no-default",
+	"worktree":       "",
+	"gc":             "quiet prune cruft aggressive auto force keep-largest-pack no-quiet no-prune no-cruft no-aggressive no-keep-largest-pack",
+	"reflog":         "",
+	"update-ref":     "no-deref stdin create-reflog deref no-stdin no-create-reflog",
+	"merge":          "stat summary log squash commit edit cleanup= ff ff-only rerere-autoupdate verify-signatures strategy= strategy-option= message= file= into-name= verbose quiet abort quit continue allow-unrelated-histories progress gpg-sign autostash overwrite-ignore signoff no-verify verify no-stat no-summary no-log no-squash no-commit no-edit no-cleanup no-ff no-rerere-autoupdate no-verify-signatures no-strategy no-strategy-option no-message no-into-name no-verbose no-quiet no-abort no-quit no-continue no-allow-unrelated-histories no-progress no-gpg-sign no-autostash no-overwrite-ignore no-signoff",
+	"am":             "interactive 3way quiet signoff utf8 keep keep-non-patch message-id keep-cr no-keep-cr scissors quoted-cr= whitespace= ignore-space-change ignore-whitespace directory= exclude= include= patch-format= reject resolvemsg continue resolved skip abort quit show-current-patch allow-empty committer-date-is-author-date ignore-date rerere-autoupdate gpg-sign empty= no-interactive no-3way no-quiet no-signoff no-utf8 no-keep no-keep-non-patch no-message-id no-scissors no-whitespace no-ignore-space-change no-ignore-whitespace no-directory no-exclude no-include no-patch-format no-reject no-resolvemsg no-committer-date-is-author-date no-ignore-date no-rerere-autoupdate no-gpg-sign",
+	"cherry-pick":    "quit continue abort skip cleanup= no-commit edit signoff mainline= rerere-autoupdate strategy= strategy-option= gpg-sign ff allow-empty allow-empty-message keep-redundant-commits commit no-cleanup no-edit no-signoff no-mainline no-rerere-autoupdate no-strategy no-strategy-option no-gpg-sign no-ff no-allow-empty no-allow-empty-message no-keep-redundant-commits",
+	"revert":         "quit continue abort skip cleanup= no-commit edit signoff mainline= rerere-autoupdate strategy= strategy-option= gpg-sign reference commit no-cleanup no-edit no-signoff no-mainline no-rerere-autoupdate no-strategy no-strategy-option no-gpg-sign no-reference",
+	"tag":            "list delete verify annotate message= file= edit sign cleanup= local-user= force create-reflog column contains= no-contains= merged= no-merged= sort= points-at= format= color ignore-case no-annotate no-file no-edit no-sign no-cleanup no-local-user no-force no-create-reflog no-column no-sort no-points-at no-format no-color no-ignore-case",
+	"rm":             "dry-run quiet cached force ignore-unmatch sparse pathspec-from-file= pathspec-file-nul no-dry-run no-quiet no-cached no-ignore-unmatch no-sparse no-pathspec-from-file no-pathspec-file-nul",
+	"checkout-index": "all ignore-skip-worktree-bits force quiet no-create index stdin temp prefix= stage create no-all no-ignore-skip-worktree-bits no-force no-quiet no-index no-stdin no-temp no-prefix",
+	"read-tree":      "index-output= empty verbose trivial aggressive reset prefix= exclude-per-directory= dry-run no-sparse-checkout debug-unpack recurse-submodules quiet sparse-checkout no-empty no-verbose no-trivial no-aggressive no-reset no-dry-run no-debug-unpack no-recurse-submodules no-quiet",
+	"diff":           "patch-with-raw stat numstat patch-with-stat name-only name-status full-index abbrev= find-copies-harder pickaxe-all patch no-patch unified function-context raw shortstat dirstat cumulative dirstat-by-file check summary stat-width= stat-name-width= stat-graph-width= stat-count= compact-summary binary color ws-error-highlight= src-prefix= dst-prefix= line-prefix= no-prefix inter-hunk-context= output-indicator-new= output-indicator-old= output-indicator-context= break-rewrites find-renames irreversible-delete find-copies no-renames rename-empty follow minimal ignore-all-space ignore-space-change ignore-space-at-eol ignore-cr-at-eol ignore-blank-lines ignore-matching-lines= indent-heuristic patience histogram diff-algorithm= anchored= word-diff word-diff-regex= color-words color-moved color-moved-ws= relative text exit-code quiet ext-diff textconv ignore-submodules submodule ita-invisible-in-index ita-visible-in-index pickaxe-regex rotate-to= skip-to= find-object= diff-filter= output= no-function-context no-compact-summary no-full-index no-color no-abbrev no-find-copies-harder no-rename-empty no-follow no-minimal no-ignore-matching-lines no-indent-heuristic no-color-moved no-color-moved-ws no-relative no-text no-exit-code no-quiet no-ext-diff no-textconv",
+	"add":            "dry-run verbose interactive patch edit force update renormalize intent-to-add all ignore-removal refresh ignore-errors ignore-missing sparse chmod pathspec-from-file= pathspec-file-nul no-dry-run no-verbose no-interactive no-patch no-edit no-force no-update no-renormalize no-intent-to-add no-all no-ignore-removal no-refresh no-ignore-errors no-ignore-missing no-sparse no-chmod no-pathspec-from-file no-pathspec-file-nul",
+	"ls-remote":      "quiet upload-pack= tags heads refs get-url sort= exit-code symref server-option= no-quiet no-upload-pack no-tags no-heads no-refs no-get-url no-sort no-symref no-server-option",
+	"apply":          "exclude= include= no-add stat numstat summary check index intent-to-add cached unsafe-paths apply 3way build-fake-ancestor= whitespace= ignore-space-change ignore-whitespace reverse unidiff-zero reject allow-overlap verbose quiet inaccurate-eof recount directory= allow-empty add no-stat no-numstat no-summary no-check no-index no-intent-to-add no-cached no-apply no-3way no-build-fake-ancestor no-whitespace no-ignore-space-change no-ignore-whitespace no-reverse no-unidiff-zero no-reject no-allow-overlap no-verbose no-quiet no-inaccurate-eof no-recount no-directory no-allow-empty",
+	"mv":             "verbose dry-run force sparse no-verbose no-dry-run no-sparse",
+	"prune":          "dry-run verbose progress expire= exclude-promisor-objects no-dry-run no-verbose no-progress no-expire no-exclude-promisor-objects",
 }
 
 // GitSub is the option grammar of git subcommands the rules read.
