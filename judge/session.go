@@ -283,6 +283,9 @@ func (j *judge) recallSecret() {
 		return
 	}
 	j.used("memory: a secret read in entry #" + itoa(seq))
+	if j.recallSecretText() {
+		return // the secret's own text is sent: the deny speaks
+	}
 	if !j.cfg.disabled(RuleSessionSecretSend) {
 		r, _ := ruleByID(RuleSessionSecretSend)
 		h := hitFor(r, "secret read in entry #"+itoa(seq)+" + "+j.networkSend)

@@ -28,6 +28,40 @@ const (
 type stored struct {
 	W []storedWrite `json:"w,omitempty"`
 	S bool          `json:"s,omitempty"`
+	// K and T are an outcome entry's: the prints of what a secret read
+	// returned (judge.SecretPrint: digests, never the text) and their salt.
+	K []string `json:"k,omitempty"`
+	T string   `json:"t,omitempty"`
+}
+
+// printNeedle is what an outcome entry's facts hold when they keep prints.
+const printNeedle = `"k":[`
+
+// EncodePrints is the Facts field of the outcome entry of a call that
+// read a secret: the prints of what it returned ("" for none).
+func EncodePrints(p *judge.SecretPrint) string {
+	if p == nil || len(p.Prints) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(stored{K: p.Prints, T: p.Salt})
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// printsIn are the prints among rows (newest first). An outcome entry says
+// its call ran; the post hook keeps prints only for a call that read a
+// secret.
+func printsIn(rows []register.SessionFact) []judge.SecretPrint {
+	var out []judge.SecretPrint
+	for _, e := range rows {
+		var s stored
+		if json.Unmarshal([]byte(e.Facts), &s) == nil && len(s.K) > 0 && s.T != "" {
+			out = append(out, judge.SecretPrint{Seq: e.Seq, Salt: s.T, Prints: s.K})
+		}
+	}
+	return out
 }
 
 type storedWrite struct {
@@ -295,3 +329,6 @@ func (m *Memory) Written(p string) (judge.WrittenFact, bool) {
 func (m *Memory) SecretRead() (int64, bool) {
 	return secretIn(m.ask(secretNeedle))
 }
+
+// SecretPrints are the prints of what the session's secret reads returned.
+func (m *Memory) SecretPrints() []judge.SecretPrint { return printsIn(m.ask(printNeedle)) }

@@ -113,5 +113,8 @@ func (m *ReplayMemory) Written(p string) (judge.WrittenFact, bool) {
 // SecretRead reports the newest call of the session that read a secret.
 func (m *ReplayMemory) SecretRead() (int64, bool) { return secretIn(m.rows(secretNeedle)) }
 
+// SecretPrints are the prints of what the session's secret reads returned.
+func (m *ReplayMemory) SecretPrints() []judge.SecretPrint { return printsIn(m.rows(printNeedle)) }
+
 // Unavailable says why the memory cannot answer.
 func (m *ReplayMemory) Unavailable() string { return m.unavail }

@@ -1,8 +1,10 @@
 package toolcall
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/sentinel-guard/sentinel/internal/version"
@@ -135,6 +137,9 @@ func post(p Payload, err error, env *Environ, d *Deadline, stderr io.Writer) {
 	if err == nil && p.ToolUseID == "" {
 		err = fmt.Errorf("outcome payload has no tool_use_id")
 	}
+	if err == nil && e.Label == register.LabelRan {
+		e.Facts = secretPrints(p, env)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sentinel-hook post:", err)
 		e.Kind, e.Label, e.Reason = register.KindError, "", "outcome not recorded: "+err.Error()
@@ -153,4 +158,49 @@ func post(p Payload, err error, env *Environ, d *Deadline, stderr io.Writer) {
 	if !d.Claim() {
 		d.Wait()
 	}
+}
+
+// secretPrints is the Facts of the outcome entry of a call that read a
+// secret: the prints of what it returned (tool_response), so that a later
+// send of the secret's own text is a deny (judge/secretprint.go). Whether
+// the call read a secret is judged again from its tool_input, under the
+// shipped defaults and without the disk: a pure function of the payload.
+func secretPrints(p Payload, env *Environ) string {
+	if len(p.ToolResponse) == 0 || p.SessionID == "" {
+		return ""
+	}
+	en := env.JudgeEnv(p.Cwd, nil, false)
+	en.NoFiles, en.Memory = true, nil
+	d := judge.Decide(p.Call, en)
+	if d.Facts == nil || !d.Facts.Secret {
+		return ""
+	}
+	return session.EncodePrints(judge.SecretPrintsOf(responseText(p.ToolResponse)))
+}
+
+// responseText is every string in a tool_response, one per line.
+func responseText(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	var b strings.Builder
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			b.WriteString(x)
+			b.WriteByte('\n')
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		case map[string]any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	walk(v)
+	return b.String()
 }

@@ -21,9 +21,13 @@ const MaxPayload = 8 << 20
 // or a PostToolUse / PostToolUseFailure outcome.
 type Payload struct {
 	judge.Call
-	// PostToolUseFailure only. The error text is not decoded: like
-	// tool_response it may hold the command's output, never stored.
+	// PostToolUseFailure only. The error text is not decoded: it may hold
+	// the command's output, never stored.
 	IsInterrupt bool
+	// ToolResponse is PostToolUse's tool_response: what the call returned
+	// to the model. Never stored: the post hook keeps only the prints of a
+	// secret read's (judge.SecretPrintsOf).
+	ToolResponse json.RawMessage
 	// input are tool_input's members as ParsePayload split them, kept for
 	// the faithful-input check (one decode of tool_input, not two).
 	input map[string]json.RawMessage
@@ -55,6 +59,8 @@ func (p *Payload) field(key string) any {
 		return &p.AgentID
 	case "is_interrupt":
 		return &p.IsInterrupt
+	case "tool_response":
+		return &p.ToolResponse
 	}
 	return nil
 }
