@@ -25,7 +25,7 @@ var _ = rules(
 	Rule{ID: RuleGitRefMove, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "moving a branch by force drops its commits from it (they survive only in the reflog)",
 		Alternative: "create a new branch at the target instead; keep the old one",
-		Matches:     "`branch -f`, `update-ref refs/heads/X`, `switch -C`, `checkout -B` of a long-lived branch (main, master, develop, trunk, release*, prod*) or to a relative or remote target; `reset --keep`/`--merge` to a relative revision; `symbolic-ref HEAD REF`",
+		Matches:     "`branch -f`, `update-ref refs/heads/X`, `switch -C`, `checkout -B` of the main branch (main, master, trunk, prod) or to a relative target; `reset --keep`/`--merge` to a relative revision; `symbolic-ref HEAD REF`",
 		Fire:        []string{"git branch -f main HEAD~5", "git update-ref refs/heads/main HEAD~5", "git switch -C main origin/main", "git checkout -B main origin/main", "git reset --keep HEAD~20"},
 		Pass:        []string{"git branch -f feature HEAD", "git update-ref refs/heads/tmp HEAD", "git switch -c feature/x", "git checkout -b feature/x", "git reset --soft HEAD~1"}},
 	Rule{ID: RuleGitRmForce, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
@@ -110,9 +110,11 @@ var _ = onExec(func(j *judge, x execution) {
 	}
 })
 
-// refMove judges a forced move of branch to target (none: HEAD).
+// refMove judges a forced move of branch to target (none: HEAD): back
+// along its history, or the main branch anywhere (git branch -f release
+// v1.2.3 and checkout -B dev origin/dev are routine).
 func (j *judge) refMove(branch string, target []string, detail string) {
-	if longLived(branch) || len(target) > 0 && (relativeRev(target[0]) || strings.HasPrefix(target[0], "origin/") || strings.HasPrefix(target[0], "upstream/")) {
+	if longLived(branch) || len(target) > 0 && relativeRev(target[0]) {
 		j.add(RuleGitRefMove, detail)
 	}
 }
@@ -133,14 +135,14 @@ func (j *judge) gitStore(p string) bool {
 	return false
 }
 
-// longLived are the branches others build on.
+// longLived are the main branches others build on.
 func longLived(b string) bool {
 	b = strings.TrimPrefix(b, "refs/heads/")
 	switch b {
-	case "main", "master", "develop", "development", "dev", "trunk", "staging", "production", "prod", "stable", "gh-pages":
+	case "main", "master", "trunk", "production", "prod":
 		return true
 	}
-	return strings.HasPrefix(b, "release") || strings.HasPrefix(b, "prod")
+	return false
 }
 
 // relativeRev: a revision counted back from another (HEAD~5, main^, @{2}).

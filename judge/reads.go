@@ -110,6 +110,10 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 		if code[k] {
 			continue // a pattern or code, not a file (grep -r .env src)
 		}
+		if p != nil && contains(p.KeyArgs, a) {
+			k++ // openssl req -key server.key: the key is used, not shown
+			continue
+		}
 		if skip != "" && len(a) == 2 && a[0] == '-' && strings.IndexByte(skip, a[1]) >= 0 {
 			k++
 			continue

@@ -10,9 +10,19 @@ var _ = register(
 	&Program{Name: "xxd", Kind: Decoder | Reader, Opts: xxdSpec, Outputs: xxdOutputs,
 		Decodes: func(a []string) bool { return HasShortFlag(a, 'r') || has(a, "-revert") }},
 	// openssl s_client sends its stdin to the server it connects to.
-	&Program{Name: "openssl", Kind: Decoder | NetSender | Uploader, Outputs: opensslOutputs,
+	&Program{Name: "openssl", Kind: Decoder | NetSender | Uploader, Outputs: opensslOutputs, KeyArgs: []string{"-key", "-signkey", "-CAkey", "-inkey"},
 		Decodes: func(a []string) bool { return has(a, "-d", "-decrypt") },
 		Uploads: func(a []string) bool { return sub(a, "s_client") }},
+	// secret stores: they print a secret only when told to decrypt to the
+	// output (sops -d F, ansible-vault view F); encrypting reads nothing out
+	&Program{Name: "sops", Kind: Decoder | NonReader | CredPrinter, Opts: S("", "output", "input-type", "output-type"),
+		Decodes:           func(a []string) bool { return has(a, "-d", "--decrypt") },
+		PrintsCredentials: func(a []string) bool { return has(a, "-d", "--decrypt") && !has(a, "-i", "--in-place", "--output") }},
+	&Program{Name: "ansible-vault", Kind: Decoder | NonReader | CredPrinter,
+		Decodes: func(a []string) bool { return len(a) > 0 && (a[0] == "view" || a[0] == "decrypt") },
+		PrintsCredentials: func(a []string) bool {
+			return len(a) > 0 && (a[0] == "view" || a[0] == "decrypt" && has(a, "--output=-"))
+		}},
 	&Program{Name: "uudecode", Kind: Decoder, Opts: S("o", "output-file"), Outputs: optOutputs(S("o", "output-file"), 'o', "output-file"),
 		Decodes: func([]string) bool { return true }},
 	&Program{Name: "gpg", Names: []string{"gpg2"}, Kind: Decoder, Opts: S("o", "output"), Outputs: optOutputs(S("o", "output"), 'o', "output"),

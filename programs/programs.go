@@ -104,6 +104,9 @@ type Program struct {
 	// KeyOpts are short options whose value is a key file used, not read out
 	// (ssh -i KEY).
 	KeyOpts string
+	// KeyArgs are whole-word options whose value is a key file used, not
+	// read out (openssl req -key KEY, x509 -signkey KEY).
+	KeyArgs []string
 	// Decodes reports whether the arguments put a Decoder in decode mode.
 	Decodes func(args []string) bool
 	// Uploads reports whether the arguments make an Uploader send files.
