@@ -77,16 +77,14 @@ func RunFleet(srcs []FleetSource, o Options) (*Report, error) {
 	if o.NoTranscripts == "" {
 		o.NoTranscripts = reasonFleetTranscripts
 	}
-	seen := map[string]bool{}
+	if err := Distinct(srcs); err != nil {
+		return nil, err
+	}
 	fl := &Fleet{Sources: []FleetRow{}, Note: noteFleet}
 	keys := map[string]bool{}
 	var rowNM []NotMeasured // the rows' outcome cells not measured: null in the total too
 	for _, s := range srcs {
 		id := SourceID(s.RegisterID)
-		if seen[id] {
-			return nil, ErrSameSource
-		}
-		seen[id] = true
 		one := o
 		one.Register, one.Open, one.CI = s.Register, s.Open, ""
 		r, err := Run(one)
@@ -105,25 +103,11 @@ func RunFleet(srcs []FleetSource, o Options) (*Report, error) {
 	fl.Keys = len(keys)
 	all := o
 	all.Open = nil
-	all.Register = func(fn func(register.Entry) error) error {
-		var offset int64
-		for _, s := range srcs {
-			var last int64
-			err := s.Register(func(e register.Entry) error {
-				last = e.Seq
-				e.Seq += offset
-				if e.Ref != 0 {
-					e.Ref += offset
-				}
-				return fn(e)
-			})
-			if err != nil {
-				return err
-			}
-			offset += last
-		}
-		return nil
+	each := make([]RegisterSource, len(srcs))
+	for i, s := range srcs {
+		each[i] = s.Register
 	}
+	all.Register = FleetEntries(each)
 	r, err := Run(all)
 	if err != nil {
 		return nil, err
@@ -147,6 +131,44 @@ func RunFleet(srcs []FleetSource, o Options) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// Distinct is ErrSameSource when two sources are one register.
+func Distinct(srcs []FleetSource) error {
+	seen := map[string]bool{}
+	for _, s := range srcs {
+		if seen[s.RegisterID] {
+			return ErrSameSource
+		}
+		seen[s.RegisterID] = true
+	}
+	return nil
+}
+
+// FleetEntries streams every source's entries in turn, each source's
+// sequence numbers (and its grades' references) moved past the previous
+// source's: what is keyed by seq (flags and their grades) stays with its
+// own register. protocol check reads a fleet through it too.
+func FleetEntries(srcs []RegisterSource) RegisterSource {
+	return func(fn func(register.Entry) error) error {
+		var offset int64
+		for _, each := range srcs {
+			var last int64
+			err := each(func(e register.Entry) error {
+				last = e.Seq
+				e.Seq += offset
+				if e.Ref != 0 {
+					e.Ref += offset
+				}
+				return fn(e)
+			})
+			if err != nil {
+				return err
+			}
+			offset += last
+		}
+		return nil
+	}
 }
 
 const reasonFleetTranscripts = "A census over a fleet reads registers and bundles only: each machine's transcripts stay on it, so no tool call or harness stop is counted and these cells are null, not 0."

@@ -26,9 +26,14 @@ type fleetFlags struct {
 // on: a fleet census is asked for (any --bundle, or --register twice).
 func (f *fleetFlags) on() bool { return len(f.bundles) > 0 || len(f.registers) > 1 }
 
-func (f *fleetFlags) add(fs *pflag.FlagSet) {
-	fs.StringArrayVar(&f.bundles, "bundle", nil, "count this exported bundle (sentinel export --fields all), verified first; PATH@SHA256:<hex> pins its operator key; repeatable: one census over a fleet, a row per source")
+// add defines --bundle (usage says what is done with one); --register is
+// each command's own (census's default register is the operator's).
+func (f *fleetFlags) add(fs *pflag.FlagSet, usage string) {
+	fs.StringArrayVar(&f.bundles, "bundle", nil, usage)
 }
+
+// censusBundleUsage is census's --bundle.
+const censusBundleUsage = "count this exported bundle (sentinel export --fields all), verified first; PATH@SHA256:<hex> pins its operator key; repeatable: one census over a fleet, a row per source"
 
 // runCensus is census.Run, or census.RunFleet over the verified sources.
 // unpinned is the not_pinned error to exit with once the census is
@@ -41,7 +46,7 @@ func runCensus(cmd *cobra.Command, o census.Options, f *fleetFlags, p *pins, asJ
 	if len(o.TranscriptDirs) > 0 || len(o.Witness) > 0 {
 		return nil, nil, fail(exitUsage, "a census over --bundle or several --register reads no transcripts or witnesses: they stay on each machine (run the census there)")
 	}
-	srcs, loose, done, err := f.sources(cmd, p, asJSON)
+	srcs, _, loose, done, err := f.sources(cmd, p, asJSON)
 	defer done()
 	if err != nil {
 		return nil, nil, err
@@ -50,10 +55,32 @@ func runCensus(cmd *cobra.Command, o census.Options, f *fleetFlags, p *pins, asJ
 	if errors.Is(err, census.ErrSameSource) {
 		return nil, nil, fail(exitUsage, "%v: each source is counted once", err)
 	}
-	if len(loose) > 0 && err == nil {
-		unpinned = failCode("not_pinned", "NOT PINNED: %s held only against its own operator key: pin each with PATH@SHA256:<hex> (the fingerprint its operator published), or --operator-fingerprint", strings.Join(loose, ", "))
+	if err == nil {
+		unpinned = looseErr(loose)
 	}
 	return rep, unpinned, err
+}
+
+// looseErr is the not_pinned error of a fleet read with sources held only
+// against their own key (nil when every source was pinned).
+func looseErr(loose []string) error {
+	if len(loose) == 0 {
+		return nil
+	}
+	return failCode("not_pinned", "NOT PINNED: %s held only against its own operator key: pin each with PATH@SHA256:<hex> (the fingerprint its operator published), or --operator-fingerprint", strings.Join(loose, ", "))
+}
+
+// pinSource cuts a source's own pin (PATH@SHA256:<hex>) from arg and holds
+// the source to it instead of the command's pins.
+func pinSource(base seal.VerifyOptions, arg string) (string, seal.VerifyOptions, error) {
+	path, fp, err := splitPin(arg)
+	if err != nil {
+		return "", base, err
+	}
+	if fp != "" {
+		base.Operator, base.Fingerprint, base.Pinned, base.OperatorFrom = nil, fp, true, "pinned per source"
+	}
+	return path, base, nil
 }
 
 // splitPin cuts a source's own pin, PATH@SHA256:<hex>, from its path.
@@ -73,8 +100,7 @@ func splitPin(arg string) (path, fingerprint string, err error) {
 // verification sentinel verify does) and refuses the census at the first
 // that does not verify: a fleet total with one forged source in it is a
 // forged total. Only the entries its verified seals cover are counted.
-func (f *fleetFlags) sources(cmd *cobra.Command, p *pins, asJSON bool) (srcs []census.FleetSource, loose []string, done func(), err error) {
-	var opened []*verified
+func (f *fleetFlags) sources(cmd *cobra.Command, p *pins, asJSON bool) (srcs []census.FleetSource, opened []*verified, loose []string, done func(), err error) {
 	done = func() {
 		for _, v := range opened {
 			v.Close()
@@ -82,7 +108,7 @@ func (f *fleetFlags) sources(cmd *cobra.Command, p *pins, asJSON bool) (srcs []c
 	}
 	base, _, err := p.options()
 	if err != nil {
-		return nil, nil, done, err
+		return nil, nil, nil, done, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -95,24 +121,21 @@ func (f *fleetFlags) sources(cmd *cobra.Command, p *pins, asJSON bool) (srcs []c
 		all = append(all, source{arg: r, register: r})
 	}
 	for _, s := range all {
-		path, fp, err := splitPin(s.arg)
+		path, o, err := pinSource(base, s.arg)
 		if err != nil {
-			return nil, nil, done, err
+			return nil, nil, nil, done, err
 		}
-		o, kind := base, "bundle"
-		if fp != "" {
-			o.Operator, o.Fingerprint, o.Pinned, o.OperatorFrom = nil, fp, true, "pinned per source"
-		}
+		kind := "bundle"
 		bundlePath, regPath := path, ""
 		if s.register != "" {
 			bundlePath, regPath, kind = "", path, "register"
 			if err := sourceKey(&o, regPath); err != nil {
-				return nil, nil, done, err
+				return nil, nil, nil, done, err
 			}
 		}
 		v, err := openVerified(ctx, cmd, bundlePath, regPath, false, o, p, "verifying "+path, asJSON)
 		if err != nil {
-			return nil, nil, done, err
+			return nil, nil, nil, done, err
 		}
 		opened = append(opened, v)
 		withheld := int64(0)
@@ -122,10 +145,10 @@ func (f *fleetFlags) sources(cmd *cobra.Command, p *pins, asJSON bool) (srcs []c
 			}
 			return nil
 		}); err != nil {
-			return nil, nil, done, fail(exitFailure, "%s: %v", path, err)
+			return nil, nil, nil, done, fail(exitFailure, "%s: %v", path, err)
 		}
 		if withheld > 0 {
-			return nil, nil, done, fail(exitUsage, "%s withholds the fields of %d entries: a census needs their decisions (export it with sentinel export --fields all)", path, withheld)
+			return nil, nil, nil, done, fail(exitUsage, "%s withholds the fields of %d entries: a census needs their decisions (export it with sentinel export --fields all)", path, withheld)
 		}
 		from := "pinned"
 		if !o.Pinned {
@@ -136,7 +159,7 @@ func (f *fleetFlags) sources(cmd *cobra.Command, p *pins, asJSON bool) (srcs []c
 		srcs = append(srcs, census.FleetSource{RegisterID: rep.RegisterID, KeyFingerprint: rep.OperatorKey, KeyFrom: from,
 			Entries: rep.Entries, Sealed: int64(rep.Sealed), Unsealed: int64(rep.Unsealed), Register: v.Each})
 	}
-	return srcs, loose, done, nil
+	return srcs, opened, loose, done, nil
 }
 
 // sourceKey: another machine's register is checked against the key its

@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/sentinel-guard/sentinel/bundle"
 	"github.com/sentinel-guard/sentinel/census"
+	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/seal"
 	"github.com/sentinel-guard/sentinel/seal/rekortest"
@@ -24,8 +26,9 @@ import (
 
 // fleetRegister writes a real register of n decisions (a mix of verdicts,
 // attendance, rules, grades and outcomes that differs with n), seals it in
-// the log with key, and exports a bundle with every field (no inputs).
-func fleetRegister(t *testing.T, dir, name string, n int, key *ecdsa.PrivateKey, log *rekortest.Log, outcomes bool) (db, bundlePath string) {
+// the log with key (and, when protoSum is set, that protocol file), and
+// exports a bundle with every field (no inputs).
+func fleetRegister(t *testing.T, dir, name string, n int, key *ecdsa.PrivateKey, log *rekortest.Log, outcomes bool, protoSum string) (db, bundlePath string) {
 	t.Helper()
 	// Each machine's register in its own directory (its anchor beside it).
 	os.MkdirAll(filepath.Join(dir, name), 0o755)
@@ -63,6 +66,11 @@ func fleetRegister(t *testing.T, dir, name string, n int, key *ecdsa.PrivateKey,
 	}
 	if _, err := seal.SealRegister(context.Background(), reg.DB(), seal.RegisterSource(reg), seal.Options{RekorURL: log.URL, Key: key}); err != nil {
 		t.Fatal(err)
+	}
+	if protoSum != "" {
+		if _, err := seal.SealArtifact(context.Background(), reg.DB(), seal.Options{RekorURL: log.URL, Key: key}, protocolArtifactKind, protoSum); err != nil {
+			t.Fatal(err)
+		}
 	}
 	pub, _ := seal.PublicKeyPEM(&key.PublicKey)
 	none, _ := bundle.ParseSelection("none")
@@ -138,6 +146,14 @@ func sumCell(a, b *int64) *int64 {
 // of the three single censuses; over the three registers the same; a
 // bundle that does not verify, or sealed by a key not pinned, is refused.
 func TestCensusFleet(t *testing.T) {
+	proto, err := filepath.Abs("../../testdata/protocol/fleet.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	protoSum, err := fileSHA256(proto)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := isolate(t)
 	log := rekortest.New()
 	t.Cleanup(log.Close)
@@ -155,11 +171,12 @@ func TestCensusFleet(t *testing.T) {
 	fp := func(k *ecdsa.PrivateKey) string { return "@" + seal.Fingerprint(&k.PublicKey) }
 	var dbs, bundles, pinnedDBs, pinned []string // pinned: PATH@SHA256:<hex>, each source's own key
 	for _, src := range []struct {
-		name string
-		n    int
-		key  *ecdsa.PrivateKey
-	}{{"laptop", 9, keyA}, {"ci-box", 14, keyA}, {"desk", 6, keyB}} {
-		db, b := fleetRegister(t, dir, src.name, src.n, src.key, log, true)
+		name     string
+		n        int
+		key      *ecdsa.PrivateKey
+		protocol string // only ci-box holds the protocol file's seal
+	}{{"laptop", 9, keyA, ""}, {"ci-box", 14, keyA, protoSum}, {"desk", 6, keyB, ""}} {
+		db, b := fleetRegister(t, dir, src.name, src.n, src.key, log, true, src.protocol)
 		dbs, bundles = append(dbs, db), append(bundles, b)
 		pinnedDBs, pinned = append(pinnedDBs, db+fp(src.key)), append(pinned, b+fp(src.key))
 	}
@@ -227,7 +244,7 @@ func TestCensusFleet(t *testing.T) {
 
 	// A source without outcome entries cannot say what its denies became:
 	// the total's cells are null, never the other sources' sum.
-	_, bare := fleetRegister(t, dir, "bare", 8, keyB, log, false)
+	_, bare := fleetRegister(t, dir, "bare", 8, keyB, log, false, "")
 	if r := census1("bare.json", "--bundle", pinned[0], "--bundle", bare+fp(keyB)); r.Outcomes.Denies.Held != nil || r.Outcomes.Denies.Breached != nil ||
 		r.Register.Deny.Attended+r.Register.Deny.Unattended == 0 {
 		t.Errorf("with a source that cannot measure outcomes: %+v", r.Outcomes.Denies)
@@ -281,4 +298,157 @@ func TestCensusFleet(t *testing.T) {
 		!reflect.DeepEqual(loose.Fleet.Sources[0].Register, singles[0].Register) {
 		t.Errorf("unpinned rows: %+v", loose.Fleet.Sources)
 	}
+
+	checkFleetReading(t, proto, pin, fleet, pinned, pinnedDBs, bundles)
+}
+
+// fleetReading is what TestCensusFleet reads of protocol check --json.
+type fleetReading struct {
+	Results []struct {
+		ID            string `json:"id"`
+		Status        string `json:"status"`
+		Preregistered bool   `json:"preregistered"`
+		Measured      struct {
+			Value  *float64 `json:"value"`
+			Reason string   `json:"reason"`
+		} `json:"measured"`
+	} `json:"results"`
+	Fleet *struct {
+		Sources []struct {
+			Source  string `json:"source"`
+			KeyFrom string `json:"key_from"`
+		} `json:"sources"`
+		Keys int `json:"keys"`
+	} `json:"fleet"`
+	Held             int `json:"held"`
+	NotMeasurable    int `json:"not_measurable"`
+	NotPreregistered int `json:"not_preregistered"`
+}
+
+func (r *fleetReading) result(id string) (status string, value *float64, reason string, prereg bool) {
+	for _, x := range r.Results {
+		if x.ID == id {
+			return x.Status, x.Measured.Value, x.Measured.Reason, x.Preregistered
+		}
+	}
+	return "", nil, "", false
+}
+
+// checkFleetReading: protocol check over the fleet of TestCensusFleet reads
+// the same verified sources: each register-side prediction is measured on
+// the fleet's totals (the census's), one that any source alone cannot
+// measure is not_measurable, the file's seal is found in the source that
+// holds it, and a forged, doubled or unpinned source is refused as census
+// refuses it.
+func checkFleetReading(t *testing.T, proto string, pin []string, fleet *census.Report, pinned, pinnedDBs, bundles []string) {
+	t.Helper()
+	check := func(want int, args ...string) *fleetReading {
+		t.Helper()
+		r := runCLI(append(append([]string{"protocol", "check", proto, "--at", "today", "--json"}, args...), pin...)...)
+		if r.exit != want {
+			t.Fatalf("protocol check %v: exit %d, want %d\n%s\n%s", args, r.exit, want, r.stdout, r.stderr)
+		}
+		var rd fleetReading
+		if err := json.Unmarshal([]byte(r.stdout), &rd); err != nil {
+			t.Fatalf("protocol check %v: %v\n%s", args, err, r.stdout)
+		}
+		return &rd
+	}
+	all := check(0, "--bundle", pinned[0], "--bundle", pinned[1], "--bundle", pinned[2])
+	if all.Fleet == nil || len(all.Fleet.Sources) != 3 || all.Fleet.Keys != 2 {
+		t.Fatalf("fleet = %+v", all.Fleet)
+	}
+	for i, s := range all.Fleet.Sources {
+		if s.Source != fleet.Fleet.Sources[i].Source || s.KeyFrom != "pinned" {
+			t.Errorf("source %d: %+v, census %+v", i, s, fleet.Fleet.Sources[i])
+		}
+	}
+	reg := fleet.Register
+	flags := reg.Ask.Attended + reg.Ask.Unattended + reg.Deny.Attended + reg.Deny.Unattended
+	want := map[string]float64{
+		"concordance":      *reg.SelfConcordance.Value,
+		"flag-rate":        100 * float64(flags) / float64(reg.Decisions),
+		"unattended-flags": float64(reg.Ask.Unattended+reg.Deny.Unattended) / float64(flags),
+	}
+	for id, w := range want {
+		status, v, reason, prereg := all.result(id)
+		if status != protocol.Held || v == nil || math.Abs(*v-w) > 1e-9 || !prereg {
+			t.Errorf("%s: %s %v (%s), want held at the fleet total %v, pre-registered (%v)", id, status, v, reason, w, prereg)
+		}
+	}
+	if status, v, reason, _ := all.result("harness"); status != protocol.NotMeasurable || v != nil || !strings.Contains(reason, "over a fleet") {
+		t.Errorf("harness over a fleet: %s %v %q", status, v, reason)
+	}
+	// unattended_share_of_true_denials: measurable on ci-box alone, not on
+	// a source without a deny graded true; then not over the fleet either.
+	var cannot []string
+	for i, b := range pinned {
+		exit := exitFailure // held, but not pre-registered: only ci-box holds the seal
+		if i == 1 {
+			exit = 0
+		}
+		status, v, _, _ := check(exit, "--bundle", b).result("unattended-true-denials")
+		if status == protocol.NotMeasurable {
+			cannot = append(cannot, all.Fleet.Sources[i].Source)
+		} else if v == nil {
+			t.Errorf("source %d: %s without a value", i, status)
+		}
+	}
+	if len(cannot) == 0 || len(cannot) == len(pinned) {
+		t.Fatalf("the fixture must have sources that can and cannot measure true denials: %v cannot", cannot)
+	}
+	if status, v, reason, _ := all.result("unattended-true-denials"); status != protocol.NotMeasurable || v != nil || !strings.Contains(reason, "source "+cannot[0]+" cannot measure it") {
+		t.Errorf("true denials over a fleet with %v unable: %s %v %q", cannot, status, v, reason)
+	}
+	if all.Held != 3 || all.NotMeasurable != 2 {
+		t.Errorf("held %d, not measurable %d", all.Held, all.NotMeasurable)
+	}
+	// The registers themselves read the same.
+	regs := check(0, "--register", pinnedDBs[0], "--register", pinnedDBs[1], "--register", pinnedDBs[2])
+	if !reflect.DeepEqual(regs.Results, all.Results) {
+		t.Errorf("over registers %+v\nover bundles %+v", regs.Results, all.Results)
+	}
+	// Without ci-box no source holds the file's seal: nothing held.
+	if r := check(exitFailure, "--bundle", pinned[0], "--bundle", pinned[2]); r.Held != 0 || r.NotPreregistered == 0 {
+		t.Errorf("without the sealed source: held %d, not pre-registered %d", r.Held, r.NotPreregistered)
+	}
+
+	// Refused as census refuses: a forged source, the same source twice, a
+	// key other than the pinned; a source held only against its own key is
+	// read, reported, and exits 6.
+	for name, c := range map[string]struct {
+		exit int
+		why  string
+		args []string
+	}{
+		"forged":      {exitFailure, "forged.json does not verify, so nothing of it is read", []string{"--bundle", pinned[0], "--bundle", "forged.json"}},
+		"twice":       {exitUsage, "the same register is given twice", []string{"--bundle", pinned[1], "--register", pinnedDBs[1]}},
+		"another key": {exitFailure, "does not verify", []string{"--bundle", pinned[0], "--bundle", bundles[2] + "@" + seal.Fingerprint(mustKey(t, bundles[0]))}},
+		"stops":       {exitUsage, "no --stops or --witness", []string{"--bundle", pinned[0], "--bundle", pinned[2], "--stops", "fleet.json"}},
+	} {
+		r := runCLI(append(append([]string{"protocol", "check", proto, "--at", "today"}, c.args...), pin...)...)
+		t.Logf("protocol check, %s: exit %d: %s", name, r.exit, strings.TrimSpace(r.stderr))
+		if r.exit != c.exit || !strings.Contains(r.stderr, c.why) || strings.Contains(r.stdout, "held") {
+			t.Errorf("%s: exit %d (want %d), stderr %q, stdout %q", name, r.exit, c.exit, r.stderr, r.stdout)
+		}
+	}
+	r := runCLI(append([]string{"protocol", "check", proto, "--at", "today", "--bundle", bundles[0], "--bundle", pinned[1]}, pin...)...)
+	if r.exit != exitNotPinned || !strings.Contains(r.stderr, "NOT PINNED") || !strings.Contains(r.stdout, "held 3") {
+		t.Errorf("unpinned: exit %d\n%s\n%s", r.exit, r.stdout, r.stderr)
+	}
+	t.Logf("unpinned fleet reading (exit %d):\n%s%s", r.exit, r.stdout, r.stderr)
+}
+
+// mustKey is the operator key a bundle names.
+func mustKey(t *testing.T, path string) *ecdsa.PublicKey {
+	t.Helper()
+	b, err := bundle.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := seal.ParsePublicKey([]byte(b.OperatorKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }

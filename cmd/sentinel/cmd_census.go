@@ -270,7 +270,7 @@ key for --seal; 6 written, but a fleet source's operator key was not pinned.`,
 	f.StringVar(&ci, "ci", "", "CI gate runs: our JSON Lines or gh run list/view --json output (see above); without it CI is null")
 	f.StringArrayVar(&witness, "witness", nil, "the schedulers' run records, a file or directory: journalctl -o json, syslog with cron lines, gh run list/view --json, or JSON Lines {start,end,session_id}; repeatable")
 	f.StringArrayVar(&regAts, "register", nil, "register database (default the operator's); repeated: one census over a fleet, each verified")
-	fl.add(f)
+	fl.add(f, censusBundleUsage)
 	f.BoolVar(&noRegister, "no-register", false, "do not read a register (its cells are null)")
 	f.BoolVar(&doSeal, "seal", false, "seal the sha256 of the written stops.json in Rekor with the operator key")
 	f.StringVar(&rekorURL, "rekor-url", seal.DefaultRekorURL, "the Rekor v1 log for --seal (default from seal.toml, else the public-good log)")

@@ -99,7 +99,8 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 	sealCmd.Flags().BoolVar(&sJSON, "json", false, "print the seal record as JSON")
 	proto.AddCommand(sealCmd)
 
-	var at, stopsPath, bundlePath string
+	var at, stopsPath string
+	var fl fleetFlags
 	var pin pins
 	var cJSON bool
 	var witnessPaths []string
@@ -113,6 +114,15 @@ end of that day (UTC) from the local register or an exported bundle
 stops and the human cell. A prediction is held, missed (printed as a miss,
 with the measured value) or not_measurable (with the reason). Not
 measurable is never counted as held.
+
+Over a fleet: --bundle B and --register DB, repeatable, read several
+sources as census reads them: each verified first (one that does not
+verify refuses the check, exit 1), pinned with B@SHA256:<hex> (or DB@...)
+or --operator-key/--operator-fingerprint (a source pinned by neither is
+read, reported and exits 6). Register-side predictions are read on the
+fleet's totals; one that any source alone cannot measure is not_measurable,
+never held. The file's seal may be in any source. No --stops or --witness:
+they are one machine's (their predictions are not measurable).
 
 A prediction whose reading date has not come is not measurable; --at DATE
 reads everything as of DATE instead (an interim reading is marked so).
@@ -131,10 +141,13 @@ was written against.
 
 Exit codes: 0 no prediction missed or not pre-registered, 1 at least one
 missed or not pre-registered, 3 usage or an invalid file, 4 the register,
-bundle or stops.json could not be read.`,
+bundle or stops.json could not be read, 6 read, but a bundle or fleet
+source was held only against its own operator key (not pinned).`,
 		Example: `  sentinel protocol check protocol.toml --stops stops.json
   sentinel protocol check protocol.toml --at 2026-12-01 --json
-  sentinel protocol check protocol.toml --bundle readings.json --operator-key operator.pub`,
+  sentinel protocol check protocol.toml --bundle readings.json --operator-key operator.pub
+  sentinel protocol check protocol.toml --at today --rekor-key log.pub \
+    --bundle laptop.json@SHA256:3f2a... --bundle ci.json@SHA256:9bc0...`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := protocol.Load(args[0])
@@ -153,42 +166,62 @@ bundle or stops.json could not be read.`,
 			if err != nil {
 				return err
 			}
-			// Everything read goes through the verification verify does:
-			// the register or bundle, its seals, its artifact seals.
-			v, err := openVerified(context.Background(), cmd, bundlePath, "", bundlePath == "", o, &pin, "verifying", cJSON)
-			if err != nil {
-				return err
-			}
-			defer v.Close()
-			var stops *protocol.Stops
-			if stopsPath != "" {
-				if stops, err = readSealedStops(stopsPath, v); err != nil {
-					return err
-				}
-			}
 			sum, err := fileSHA256(args[0])
 			if err != nil {
 				return fail(exitError, "%v", err)
 			}
-			pre, sealStatus := protocolSeal(context.Background(), v.Artifacts, sum, v.Operator, o.Rekor)
 			now := time.Now()
-			rep, err := protocol.Check(f, v.Each, stops, atT, now)
-			if err != nil {
-				return fail(exitError, "%v", err)
-			}
-			protocol.MarkUnsealed(rep, protocol.Unsealed{N: v.Unsealed, First: v.FirstUnsealed})
-			protocol.Preregister(rep, pre, now)
-			out := checkOutput{File: args[0], CheckReport: rep,
+			out := checkOutput{File: args[0],
 				CatalogVersion: f.CatalogVersion, RunningCatalogVersion: judge.CatalogVersion,
 				CatalogHash: f.CatalogHash, RunningCatalogHash: judge.CatalogHash()}
 			out.CatalogMatches = out.CatalogVersion == out.RunningCatalogVersion && out.CatalogHash == out.RunningCatalogHash
-			out.Seal = sealStatus
-			if out.Witness, err = protocolWitness(witnessPaths, v.EachAll, atT); err != nil {
-				return err
+			var rep *protocol.CheckReport
+			var unpinned error
+			if fl.many() {
+				// A fleet (protocol_fleet.go): every source verified as
+				// census verifies it, the predictions read on the totals.
+				if rep, unpinned, err = checkFleet(cmd, f, &out, &fl, &pin, o, sum, stopsPath, witnessPaths, atT, now, cJSON); err != nil {
+					return err
+				}
+			} else {
+				bundlePath, regPath := "", ""
+				if len(fl.bundles) == 1 {
+					bundlePath, o, err = pinSource(o, fl.bundles[0])
+				} else if len(fl.registers) == 1 {
+					regPath, o, err = pinSource(o, fl.registers[0])
+				}
+				if err != nil {
+					return err
+				}
+				// Everything read goes through the verification verify does:
+				// the register or bundle, its seals, its artifact seals.
+				v, err := openVerified(context.Background(), cmd, bundlePath, regPath, bundlePath == "", o, &pin, "verifying", cJSON)
+				if err != nil {
+					return err
+				}
+				defer v.Close()
+				var stops *protocol.Stops
+				if stopsPath != "" {
+					if stops, err = readSealedStops(stopsPath, v); err != nil {
+						return err
+					}
+				}
+				var pre protocol.Seal
+				pre, out.Seal = protocolSeal(context.Background(), v.Artifacts, sum, v.Operator, o.Rekor)
+				if rep, err = protocol.Check(f, v.Each, stops, atT, now); err != nil {
+					return fail(exitError, "%v", err)
+				}
+				protocol.MarkUnsealed(rep, protocol.Unsealed{N: v.Unsealed, First: v.FirstUnsealed})
+				protocol.Preregister(rep, pre, now)
+				if out.Witness, err = protocolWitness(witnessPaths, v.EachAll, atT); err != nil {
+					return err
+				}
+				out.Verified = v.Rep.Proved
+				out.OperatorKey, out.OperatorKeyFrom, out.OperatorPinned = v.Rep.OperatorKey, v.Rep.OperatorKeyFrom, v.Rep.OperatorPinned
+				out.NotPinned = v.Rep.NotPinnedLine()
+				unpinned = notPinned(v.Rep)
 			}
-			out.Verified = v.Rep.Proved
-			out.OperatorKey, out.OperatorKeyFrom, out.OperatorPinned = v.Rep.OperatorKey, v.Rep.OperatorKeyFrom, v.Rep.OperatorPinned
-			out.NotPinned = v.Rep.NotPinnedLine()
+			out.CheckReport = rep
 			w := cmd.OutOrStdout()
 			if cJSON {
 				if err := protoJSON(w, out); err != nil {
@@ -201,13 +234,14 @@ bundle or stops.json could not be read.`,
 			if rep.Missed > 0 || rep.NotPreregistered > 0 || rep.NotSealed > 0 {
 				return exitCode(exitFailure)
 			}
-			return notPinned(v.Rep)
+			return unpinned
 		},
 	}
 	pin.flags(check.Flags())
 	check.Flags().StringVar(&at, "at", "", "read every prediction as of DATE (YYYY-MM-DD, or today) instead of its reading date")
 	check.Flags().StringVar(&stopsPath, "stops", "", "the census stops.json, for harness stops and the human cell")
-	check.Flags().StringVar(&bundlePath, "bundle", "", "read an exported bundle instead of the local register (anyone can check)")
+	fl.add(check.Flags(), "read an exported bundle instead of the local register (anyone can check); PATH@SHA256:<hex> pins its operator key; repeatable: read over a fleet")
+	check.Flags().StringArrayVar(&fl.registers, "register", nil, "read this register database instead of the operator's; PATH@SHA256:<hex> pins its operator key; repeatable: read over a fleet")
 	check.Flags().BoolVar(&cJSON, "json", false, "print as JSON")
 	check.Flags().StringArrayVar(&witnessPaths, "witness", nil, "the schedulers' run records, as census --witness reads them: where the unattended asks and denies fall")
 	proto.AddCommand(check, newProtocolKeepCmd())
@@ -300,6 +334,8 @@ type checkOutput struct {
 	OperatorKeyFrom string `json:"operator_key_from"`
 	OperatorPinned  bool   `json:"operator_pinned"`
 	NotPinned       string `json:"not_pinned,omitempty"`
+	// Fleet: the sources of a reading over several (protocol_fleet.go).
+	Fleet *checkFleetOut `json:"fleet,omitempty"`
 	*protocol.CheckReport
 	Witness *census.WitnessCounts `json:"witness,omitempty"` // --witness (witness.go)
 }
@@ -366,6 +402,7 @@ func printCheck(w io.Writer, o *checkOutput) {
 		fmt.Fprintln(w, o.NotPinned)
 	}
 	fmt.Fprintf(w, "protocol %s\n  seal: %s\n  read: %s\n", o.File, o.Seal, o.Verified)
+	printCheckFleet(w, o.Fleet)
 	if !o.CatalogMatches {
 		fmt.Fprintf(w, "  note: written against catalog %s (%s); this sentinel runs %s (%s)\n",
 			o.CatalogVersion, o.CatalogHash, o.RunningCatalogVersion, o.RunningCatalogHash)
