@@ -61,7 +61,7 @@ type FleetRow struct {
 	Outcomes       Outcomes        `json:"outcomes"`
 }
 
-// ErrSameSource: two sources are the same register (a bundle given twice,
+// ErrSameSource means two sources are the same register (a bundle given twice,
 // or a bundle of a register also given): counting it twice would double it.
 var ErrSameSource = errors.New("the same register is given twice")
 
