@@ -12,9 +12,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/sentinel-guard/sentinel/internal/outfile"
+	"github.com/sentinel-guard/sentinel/internal/safefile"
 )
 
 // jobject is a JSON object that remembers its key order. Values are
@@ -241,7 +243,7 @@ func claudeProjectDir() (string, error) {
 // readSettings loads a settings file; a missing file is an empty object
 // (exists false).
 func readSettings(path string) (o *jobject, exists bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := readSettingsFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return newObject(), false, nil
 	}
@@ -255,6 +257,35 @@ func readSettings(path string) (o *jobject, exists bool, err error) {
 	return o, true, nil
 }
 
+// maxSettings bounds a settings file read by install, uninstall and doctor.
+const maxSettings = 16 << 20
+
+// readSettingsFile reads a settings file that the agent may have replaced:
+// opened non-blocking (a FIFO never blocks install or doctor), refused
+// unless it is a regular file, and read to maxSettings at most. A symlink is
+// followed (a dotfiles manager's settings.json is one), unlike
+// safefile.ReadFile, because writeSettings writes through it too.
+func readSettingsFile(path string) ([]byte, error) {
+	if fi, err := os.Stat(path); err == nil {
+		if why := safefile.NotRegular(fi.Mode()); why != "" { // a device is never opened
+			return nil, fmt.Errorf("%s %s; not touching it", path, why)
+		}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if why := safefile.NotRegular(fi.Mode()); why != "" {
+		return nil, fmt.Errorf("%s %s; not touching it", path, why)
+	}
+	return safefile.ReadAll(f, path, maxSettings)
+}
+
 // writeSettings backs up the current file (if any) and replaces it
 // atomically, keeping its mode. It returns the backup's path.
 func writeSettings(path string, o *jobject, exists bool) (backup string, err error) {
@@ -265,7 +296,7 @@ func writeSettings(path string, o *jobject, exists bool) (backup string, err err
 			return "", err
 		}
 		mode = st.Mode().Perm()
-		old, err := os.ReadFile(path)
+		old, err := readSettingsFile(path)
 		if err != nil {
 			return "", err
 		}
