@@ -224,3 +224,28 @@ func printsText(name string) bool {
 	}
 	return false
 }
+
+// rawProtocol reports a program that hands its stdin to a socket as it is
+// (nc, ncat, telnet, socat, openssl s_client), or a printer whose output
+// goes to /dev/tcp: what it sends is a protocol's commands (FLUSHALL,
+// DROP TABLE), judged as a database client's.
+func rawProtocol(p *programs.Program, e *parse.Exec) bool {
+	switch programs.Canon(e.Name) {
+	case "nc", "ncat", "netcat", "telnet", "socat":
+		return true
+	case "openssl":
+		return len(e.Argv) > 1 && e.Argv[1].Value == "s_client"
+	}
+	if programs.PrintsArgs(e.Name) {
+		for _, r := range e.Redirects {
+			if strings.HasPrefix(r.Target.Value, "/dev/tcp/") || strings.HasPrefix(r.Target.Value, "/dev/udp/") {
+				for _, w := range e.Argv[1:] {
+					if destructiveSQL(w.Value) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}

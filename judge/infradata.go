@@ -92,6 +92,10 @@ var _ = onExec(func(j *judge, x execution) {
 	case programs.WipesStorage(e.Name, args) && !programs.DryRun(args),
 		e.ExtraArgs && programs.DeletesKeys(e.Name, args): // KEYS '*' | xargs redis-cli DEL
 		j.add(RuleInfraStorageWipe, x.detail)
+	case syncDeletes(e.Name, args, true):
+		j.add(RuleInfraStorageWipe, x.detail) // aws s3 sync ./empty s3://b --delete
+	case syncDeletes(e.Name, args, false):
+		j.add(RuleInfraCloudDelete, x.detail) // a deploy that prunes: asked
 	case programs.WipesData(tool, targs):
 		j.add(RuleDataOrmWipe, x.detail)
 	case p.Is(programs.Database) || p != nil && p.Kind.Any(programs.NonReader|programs.Reader|programs.Lister|programs.Downloader):
@@ -107,3 +111,10 @@ var _ = onExec(func(j *judge, x execution) {
 		j.add(RuleDataMigrateDeploy, x.detail)
 	}
 })
+
+// syncDeletes: a sync into remote storage that deletes what its source
+// lacks, from an empty source (wipe) or another one (asked).
+func syncDeletes(name string, args []string, wipe bool) bool {
+	d, empty := programs.SyncDeletes(programs.Canon(name), args)
+	return d && empty == wipe && !programs.DryRun(args)
+}

@@ -146,6 +146,10 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 	// what tears down what they manage (Destroys) and which run SQL.
 	if prog.Is(programs.Database) && prog.Destroys == nil {
 		j.sql(all, i, e, args, detail)
+	} else if rawProtocol(prog, e) {
+		// printf 'FLUSHALL\r\n' | nc cache 6379: a database's protocol typed
+		// by hand is its client (infra.go)
+		j.sql(all, i, e, args, detail)
 	} else if prog != nil {
 		j.destroys(prog, args, detail)
 	}

@@ -178,6 +178,59 @@ func WipesStorage(name string, args []string) bool {
 	return false
 }
 
+// SyncDeletes reports a sync into remote storage that deletes what the
+// source lacks (issue 19 class 7): aws s3 sync --delete, gsutil rsync -d,
+// gcloud storage rsync --delete-unmatched-destination-objects, rclone
+// sync, azcopy sync --delete-destination=true, s3cmd sync
+// --delete-removed, mc mirror --remove; emptySource that its source is an
+// empty or throwaway directory (./empty, /dev/null, $(mktemp -d)): then
+// it wipes the destination.
+func SyncDeletes(name string, args []string) (deletes, emptySource bool) {
+	ops := Operands(args)
+	src := ""
+	switch name {
+	case "aws":
+		deletes = len(ops) >= 3 && ops[0] == "s3" && ops[1] == "sync" && has(args, "--delete")
+		if deletes {
+			src = ops[2]
+		}
+	case "gsutil":
+		deletes = len(ops) >= 2 && ops[0] == "rsync" && (has(args, "-d") || HasShortFlag(args, 'd'))
+		if deletes {
+			src = ops[1]
+		}
+	case "gcloud":
+		deletes = len(ops) >= 3 && ops[0] == "storage" && ops[1] == "rsync" && has(args, "--delete-unmatched-destination-objects")
+		if deletes {
+			src = ops[2]
+		}
+	case "rclone":
+		deletes = len(ops) >= 3 && ops[0] == "sync"
+		if deletes {
+			src = ops[1]
+		}
+	case "azcopy":
+		deletes = len(ops) >= 2 && ops[0] == "sync" && has(args, "--delete-destination=true", "--delete-destination=prompt")
+		if deletes {
+			src = ops[1]
+		}
+	case "s3cmd":
+		deletes = len(ops) >= 2 && ops[0] == "sync" && has(args, "--delete-removed")
+		if deletes {
+			src = ops[1]
+		}
+	case "mc":
+		deletes = len(ops) >= 2 && ops[0] == "mirror" && has(args, "--remove")
+		if deletes {
+			src = ops[1]
+		}
+	}
+	b := strings.TrimSuffix(baseOf(strings.TrimSuffix(src, "/")), "/")
+	emptySource = deletes && (src == "/dev/null" || strings.Contains(strings.ToLower(b), "empty") ||
+		strings.Contains(src, "mktemp") || b == "null" || b == "void" || b == "blank" || b == "nothing")
+	return deletes, emptySource
+}
+
 // DeletesKeys reports a key-value store's delete of the keys it is handed
 // (redis-cli DEL|UNLINK): fed by xargs from KEYS '*' or --scan, every key.
 func DeletesKeys(name string, args []string) bool {
