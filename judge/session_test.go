@@ -337,3 +337,39 @@ func (m *printMemory) Written(string) (WrittenFact, bool) { return WrittenFact{}
 func (m *printMemory) SecretRead() (int64, bool)          { return 4, true }
 func (m *printMemory) Unavailable() string                { return "" }
 func (m *printMemory) SecretPrints() []SecretPrint        { return m.p }
+
+// TestCopiedKeepsProvenance: a file written this session keeps its
+// content's verdict through cp, mv, install and cat > other, so running
+// the copy in a later call gets it; a benign file's copy stays allowed.
+func TestCopiedKeepsProvenance(t *testing.T) {
+	write := func(p, content string) Call { return tool("Write", map[string]any{"file_path": p, "content": content}) }
+	cases := []struct {
+		copy, run string
+		want      Verdict
+	}{
+		{"cp x.sh y.sh", "bash y.sh", Deny},
+		{"cp x.sh bin/", "./bin/x.sh", Deny},
+		{"cp -t bin x.sh", "bash bin/x.sh", Deny},
+		{"mv x.sh deploy", "./deploy", Deny},
+		{"install -m 755 x.sh /home/user/proj/tool", "./tool", Deny},
+		{"cat x.sh > z", "sh z", Deny},
+		{"cp x.sh y.sh", "cat y.sh", Allow}, // read, not run
+	}
+	for _, tc := range cases {
+		for _, harmful := range []bool{true, false} {
+			env := testEnv(t)
+			m := &tableMemory{written: map[string]WrittenFact{}}
+			env.Memory = m
+			content, want := "#!/bin/sh\nls -la\n", Allow
+			if harmful {
+				content, want = "#!/bin/sh\nrm -rf ~\n", tc.want
+			}
+			m.keep(Decide(write("/home/user/proj/x.sh", content), env))
+			m.keep(Decide(bash(tc.copy), env))
+			d := Decide(bash(tc.run), env)
+			if d.Verdict != want {
+				t.Errorf("%s, then %s (harmful %v): %s %v, want %s", tc.copy, tc.run, harmful, d.Decision, d.RuleIDs(), want)
+			}
+		}
+	}
+}

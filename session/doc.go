@@ -43,7 +43,8 @@
 //
 // What is not remembered: files written by other sessions, files outside
 // the window, content over 256 KiB, data files (.md, .json other than
-// package.json, .txt, sources of compiled languages), a file renamed or
-// copied after it was written, reads of secrets in calls that
-// were denied.
+// package.json, .txt, sources of compiled languages), reads of secrets in
+// calls that were denied or declined. A file copied or moved after it was
+// written (cp, mv, install, cat > other) keeps its fact: the copying call
+// leaves it for the destination (judge/provenance.go).
 package session

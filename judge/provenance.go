@@ -1,0 +1,75 @@
+package judge
+
+import (
+	"path"
+
+	"github.com/sentinel-guard/sentinel/parse"
+	"github.com/sentinel-guard/sentinel/programs"
+)
+
+// Provenance through copies (issue 21). A file written in this session
+// keeps what its content would get when it is copied or moved (cp, mv,
+// install, cat SRC > DEST): the call that copies leaves the same fact for
+// the destination, so running the copy gets the verdict of the content,
+// not only what the disk shows then (where findings that only say
+// "dynamic" are not raised for a project's own files). The destination is
+// kept both as written and as DEST/base(SRC), as a copy into a directory
+// lands there: a fact for a path that is never run costs nothing.
+
+var _ = onCommand(func(j *judge, res *parse.Result) { j.carryFacts(res) })
+
+// carryFacts adds a written fact for each destination of a copy whose
+// source the session remembers.
+func (j *judge) carryFacts(res *parse.Result) {
+	if j.env.Memory == nil || j.sessionState().depth > 0 {
+		return
+	}
+	for i := range res.Execs {
+		e := &res.Execs[i]
+		srcs, dest := copied(e)
+		if dest == "" {
+			continue
+		}
+		d, ok := j.resolve(dest, e.Dir)
+		if !ok {
+			continue
+		}
+		for _, s := range srcs {
+			sp, ok := j.resolve(s, e.Dir)
+			if !ok {
+				continue
+			}
+			f, ok := j.env.Memory.Written(path.Clean(sp))
+			if !ok {
+				continue
+			}
+			j.used("memory: " + sp + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + ", copied to " + d)
+			st := j.sessionState()
+			for _, to := range []string{d, path.Join(d, path.Base(sp))} {
+				st.facts.Written = append(st.facts.Written, WrittenFact{Path: to, Verdict: f.Verdict, Rules: f.Rules})
+			}
+		}
+	}
+}
+
+// copied is what an execution copies and where to: a copier's sources and
+// destination (programs' CopyDest), or a reader's operands sent to a file
+// with > (cat x.sh > y.sh).
+func copied(e *parse.Exec) ([]string, string) {
+	if e.Dynamic || len(e.Argv) == 0 {
+		return nil, ""
+	}
+	args := wordValues(e.Argv[1:])
+	p := programs.Lookup(e.Name)
+	if p.Is(programs.Copier) {
+		return p.CopyDest(args)
+	}
+	if p.Is(programs.Reader) && !p.Is(programs.Pattern) {
+		for _, r := range e.Redirects {
+			if (r.Op == ">" || r.Op == ">|" || r.Op == ">>") && (r.Fd == -1 || r.Fd == 1) && r.Target.Static {
+				return p.Parse(args).Pos, r.Target.Value
+			}
+		}
+	}
+	return nil, ""
+}
