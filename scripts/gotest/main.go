@@ -116,11 +116,21 @@ func summarise(r io.Reader, w io.Writer) []*skip {
 	return order
 }
 
-// reason is the last t.Skip message in a test's output.
+// scriptSkip is a testscript's skip command as its log echoes it
+// ("> [!exec:cosign] skip 'why'"): the script's reason, where the only
+// file:line in its output is testscript's own "WORK=..." line.
+var scriptSkip = regexp.MustCompile(`^\s+> (?:\[[^\]]*\]\s*)*skip\b\s*(.*)$`)
+
+// reason is the last t.Skip message (or testscript skip) in a test's output.
 func reason(lines []string) string {
 	why := ""
 	for _, l := range lines {
-		if fileLine.MatchString(l) {
+		if m := scriptSkip.FindStringSubmatch(strings.TrimRight(l, "\n")); m != nil {
+			why = strings.Trim(strings.TrimSpace(m[1]), `'"`)
+			if why == "" {
+				why = "the script's skip gave no reason"
+			}
+		} else if fileLine.MatchString(l) {
 			why = strings.TrimSpace(fileLine.ReplaceAllString(l, ""))
 		}
 	}
