@@ -182,15 +182,7 @@ func (a *jsonArray) add(v any) error {
 	if err != nil {
 		return err
 	}
-	if a.n == 0 {
-		a.w.WriteString("[\n")
-	} else {
-		a.w.WriteString(",\n")
-	}
-	a.n++
-	a.w.WriteString(a.indent + "  ")
-	_, err = a.w.Write(b)
-	return err
+	return a.addRaw(string(b))
 }
 
 // addRaw adds an element already marshalled with the array's indent.
