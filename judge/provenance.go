@@ -47,6 +47,11 @@ func (j *judge) carryFacts(res *parse.Result) {
 			st := j.sessionState()
 			for _, to := range []string{d, path.Join(d, path.Base(sp))} {
 				st.facts.Written = append(st.facts.Written, WrittenFact{Path: to, Verdict: f.Verdict, Rules: f.Rules})
+				if contains(st.ran, path.Clean(to)) {
+					// copied and run in the same call (cp x.sh y.sh && ./y.sh):
+					// the parse asked for y.sh before this copy was seen
+					j.writtenRun(to, f)
+				}
 			}
 		}
 	}

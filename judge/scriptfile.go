@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -66,6 +67,7 @@ type sessionState struct {
 	files *fileBudget
 	facts Facts
 	used  []string // what the decision rested on (memory), for explain
+	ran   []string // files the call runs (cleaned), for copies made in the same call
 }
 
 type fileBudget struct {
@@ -87,6 +89,9 @@ func (j *judge) parseOptions() parse.Options {
 // scriptFile is parse.Options.Files: what the session remembers of the
 // file, then what the disk holds.
 func (j *judge) scriptFile(p, lang string) parse.File {
+	if st := j.sessionState(); st.depth == 0 {
+		st.ran = append(st.ran, path.Clean(p))
+	}
 	j.recall(p)
 	if j.env.NoFiles || systemProgram(p) {
 		return parse.File{}

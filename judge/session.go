@@ -230,6 +230,12 @@ func (j *judge) recall(p string) {
 		return
 	}
 	j.used("memory: " + p + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + rulesNote(f.Rules))
+	j.writtenRun(p, f)
+}
+
+// writtenRun adds SESSION-WRITTEN-RUN for a run of p, which holds what
+// fact f says was written (in an earlier call, or copied from such a file).
+func (j *judge) writtenRun(p string, f WrittenFact) {
 	if f.Verdict == Allow || j.cfg.disabled(RuleSessionWrittenRun) {
 		return
 	}

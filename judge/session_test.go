@@ -370,6 +370,15 @@ func TestCopiedKeepsProvenance(t *testing.T) {
 			if d.Verdict != want {
 				t.Errorf("%s, then %s (harmful %v): %s %v, want %s", tc.copy, tc.run, harmful, d.Decision, d.RuleIDs(), want)
 			}
+			// The copy and the run in one call: the parse asks for the
+			// copy before the copy's fact exists.
+			m2 := &tableMemory{written: map[string]WrittenFact{}}
+			env.Memory = m2
+			m2.keep(Decide(write("/home/user/proj/x.sh", content), env))
+			one := tc.copy + " && " + tc.run
+			if d := Decide(bash(one), env); d.Verdict != want {
+				t.Errorf("%s (harmful %v): %s %v, want %s", one, harmful, d.Decision, d.RuleIDs(), want)
+			}
 		}
 	}
 }
