@@ -193,6 +193,7 @@ func (s *Sources) fromTranscripts(src *transcript.Sources) {
 	s.SkippedLinks = src.SkippedLinks
 	s.SkippedSpecial = src.SkippedSpecial
 	s.StructuredResults = src.StructuredResults
+	s.CodexFiles = src.CodexFiles
 }
 
 func i64(v int64) *int64 { return &v }

@@ -111,6 +111,7 @@ type Sources struct {
 	SkippedLinks       int64  `json:"skipped_links"`
 	SkippedSpecial     int64  `json:"skipped_special_files"`
 	StructuredResults  int64  `json:"structured_results"`
+	CodexFiles         int    `json:"codex_files"` // of transcript_files, Codex rollouts
 	Transcripts        string `json:"transcripts"` // "read" or "none"
 	Register           string `json:"register"`    // "present" or "absent"
 	CI                 string `json:"ci"`          // "present" or "absent"

@@ -46,6 +46,7 @@ type hookStop struct {
 	marker     bool
 	unanswered bool
 	confirmed  bool
+	codex      bool // from a Codex rollout: an ask is unanswered by construction (codexUnanswered)
 }
 
 // tally accumulates what the transcripts and the register say.
@@ -149,7 +150,7 @@ func (t *tally) result(_ string, r *transcript.Result) {
 	d := dayOf(r.Time)
 	if r.Stopper == transcript.StopHook {
 		// Whose stop it is, the register says (fill).
-		h := &hookStop{d: d, marker: r.Marker, unanswered: r.Unanswered}
+		h := &hookStop{d: d, marker: r.Marker, unanswered: r.Unanswered && !r.Codex, codex: r.Codex}
 		if r.Session != "" {
 			h.session, h.hasSession = transcript.KeyOf(r.Session), true
 		}
@@ -248,6 +249,10 @@ func (t *tally) countRegister() (*RegisterCounts, error) {
 			if h := t.hooks[transcript.KeyOf(e.ToolUseID)]; h != nil &&
 				(!h.hasSession || e.SessionID == "" || transcript.KeyOf(e.SessionID) == h.session) {
 				h.confirmed = true
+				// Codex shows a hook's ask to nobody: the sentinel answers it
+				// as a deny that says how to approve, and the register keeps
+				// it as the ask it was.
+				h.unanswered = h.unanswered || h.codex && e.Decision == "ask"
 			}
 		}
 		if !timeIn(e.Time, o.Since, o.Until) {
@@ -409,6 +414,14 @@ func (t *tally) fill(r *Report) {
 		if t.hasReg {
 			st.Sentinel = SentinelStops{Total: i64(matched), UnansweredAsks: i64(unanswered),
 				RegisterMatched: i64(matched), RegisterUnmatched: i64(unconfirmed)}
+		}
+		if r.Sources.CodexFiles == t.files {
+			// Codex rollouts record hook stops only (transcript/codex.go):
+			// the harness's own columns are not measured there.
+			st.Classifier = ClassifierStops{}
+			st.PermissionRules = RuleStops{}
+			st.NoHumanMode.Total, st.User.Total = nil, nil
+			r.HumanAtPrompt.Declined, r.HumanAtPrompt.Approved = nil, nil
 		}
 	}
 	r.HumanAtPrompt.Note = noteHumanAtPrompt

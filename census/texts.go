@@ -13,6 +13,10 @@ const (
 
 	noteOutcomes = "What happened after the sentinel's asks and denies in the window, joined by tool_use_id: approved and breached need the register's outcome entries (PostToolUse), declined the user's rejections in the transcripts; a cell without its evidence is null."
 
+	reasonCodexOnly = "Only Codex rollouts were read, and a rollout records one kind of stop: a PreToolUse hook's block (\"Command blocked by PreToolUse hook: ...\"). codex exec never prompts (its approval policy is never), so no human answers or rejects there; Codex's own refusals (its sandbox, exec policy rules, the TUI's approval prompt) leave no fixed text this build reads. Null, not 0."
+
+	reasonCodexMixed = "Counted from Claude Code's transcripts only: the Codex rollouts read (sources.codex_files) record hook stops alone, so their share of this cell is not measured."
+
 	defSelfConcordance = "true / (true + false) over the operator's own grades of the sentinel's flags in the window, unclear excluded; the operator agreeing with the tool they run, not precision."
 )
 
@@ -118,8 +122,20 @@ func finish(r *Report, o *Options) {
 		if r.ToolCalls.Count != nil && *r.ToolCalls.Count == 0 {
 			nm = append(nm, NotMeasured{"rates", "No tool calls in the window: no rate can be given."})
 		}
-		if r.HumanAtPrompt.Approved == nil {
-			nm = append(nm, NotMeasured{"human_at_prompt.approved", reasonNoApprovals})
+		switch cx := r.Sources.CodexFiles; {
+		case cx > 0 && cx == r.Sources.TranscriptFiles:
+			for _, k := range codexCells {
+				nm = append(nm, NotMeasured{k, reasonCodexOnly})
+			}
+		case cx > 0:
+			for _, k := range codexCells {
+				nm = append(nm, NotMeasured{k + ".codex", reasonCodexMixed})
+			}
+			fallthrough
+		default:
+			if r.HumanAtPrompt.Approved == nil {
+				nm = append(nm, NotMeasured{"human_at_prompt.approved", reasonNoApprovals})
+			}
 		}
 	}
 	if st.CI == nil {
@@ -138,6 +154,10 @@ func finish(r *Report, o *Options) {
 	r.AssuranceLimits = append([]AssuranceLimit(nil), limitsAlways...)
 	r.Definitions = definitions
 }
+
+// codexCells are the harness's own columns, which Codex rollouts do not
+// record (transcript/codex.go).
+var codexCells = []string{"stops.classifier", "stops.permission_rules", "stops.no_human_mode", "stops.user", "human_at_prompt"}
 
 // transcriptCells are null when no transcript was read.
 var transcriptCells = []string{"tool_calls.count", "unguarded.count", "stops.total", "stops.classifier", "stops.permission_rules",

@@ -66,6 +66,9 @@ type Verdict struct {
 	HookAsk bool
 	// Structured: decided from the harness's permissionDecision record.
 	Structured bool
+	// Codex: read from a Codex rollout (codex.go), which records hook
+	// stops only.
+	Codex bool
 }
 
 // PermissionDecision is the structured record Claude Code 2.1.328 writes
@@ -100,12 +103,16 @@ type resultIn struct {
 	textOK     bool // false: the text must never be matched (mcp__* output, or no call seen)
 	esc        bool // toolUseResult is "User rejected tool use"
 	headless   bool // entrypoint sdk-cli: no prompt could be shown
+	codex      bool // from a Codex rollout
 }
 
 // attribute decides who, if anyone, stopped a call: from the harness's
 // structured permissionDecision first, then toolDenialKind, then (files of
 // versions that write neither) the fixed texts.
 func attribute(in *resultIn) Verdict {
+	if in.codex {
+		return codexVerdict(in)
+	}
 	if in.pd != nil {
 		if v, ok := fromDecision(in); ok {
 			return v

@@ -49,6 +49,7 @@ type Sources struct {
 	SkippedSpecial     int64 // *.jsonl that are FIFOs, devices, sockets
 	StructuredResults  int64 // results with a permissionDecision record
 	OlderFiles         int64 // with ModifiedSince: files not read, last modified before it
+	CodexFiles         int   // of Files, Codex rollouts (codex.go)
 }
 
 // Options bound what is read.
@@ -164,6 +165,7 @@ type fileScan struct {
 	events []event
 	line   []byte
 	err    error
+	cx     codexScan
 }
 
 func (r *reader) scanFiles(files []string) error {
@@ -218,7 +220,7 @@ func (r *reader) scanFiles(files []string) error {
 
 // decodeFile streams one file into its events and counters.
 func decodeFile(path string, o *Options) *fileScan {
-	fs := &fileScan{path: path, o: o}
+	fs := &fileScan{path: path, o: o, cx: codexScan{on: IsCodexRollout(path)}}
 	f, err := openFile(path)
 	if err != nil {
 		fs.err = err
@@ -341,6 +343,10 @@ func needsDecode(line []byte) bool {
 
 // handleLine counts one record and keeps its calls and possible stops.
 func (fs *fileScan) handleLine(line []byte, off int64, size int) {
+	if fs.cx.on {
+		fs.handleCodexLine(line, off, size)
+		return
+	}
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return
@@ -456,6 +462,9 @@ func (r *reader) apply(fs *fileScan) error {
 	src.Files++
 	if IsSubagent(fs.path) {
 		src.SubagentFiles++
+	}
+	if fs.cx.on {
+		src.CodexFiles++
 	}
 	src.Records += fs.src.Records
 	src.UnreadableLines += fs.src.UnreadableLines
