@@ -241,8 +241,10 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 		j.writePath(p, k, tool+" "+p)
 		if c, ok := obj["content"].(string); ok && tool == "Write" {
 			j.noteWritten(p, c)
+			j.untrustedManifest(p, c, tool+" "+p)
 		} else if tool != "Write" {
 			j.noteEdit(p, obj)
+			j.untrustedManifest(p, newText(obj), tool+" "+p)
 		}
 	case "NotebookEdit":
 		p, err := stringField(obj, "notebook_path", true)
@@ -290,6 +292,9 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 				j.add(RuleNetworkHostNotAllowed, "WebFetch "+h)
 			}
 		}
+	}
+	if untrustedSource(tool) {
+		j.sessionState().facts.Untrusted = true // untrusted.go
 	}
 	if strings.HasPrefix(tool, "mcp__") {
 		if err := j.mcpTool(tool, obj); err != nil { // mcp.go
@@ -374,6 +379,7 @@ func (j *judge) bash(cmd string) error {
 	j.judgeResult(res, cmd)
 	for _, w := range res.Written {
 		j.noteWritten(w.Path, w.Text)
+		j.untrustedManifest(w.Path, w.Text, "write "+w.Path)
 	}
 	j.recallSecret()
 	return nil

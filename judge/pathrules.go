@@ -474,6 +474,9 @@ func (j *judge) writeLex(p string, kind writeKind, detail string) {
 	if kind != kindChmod && traceFile(base) {
 		j.add(RuleOversightTraces, detail) // and on
 	}
+	if kind != kindDelete && kind != kindChmod {
+		j.untrustedPersist(p, detail) // untrusted.go
+	}
 	if kind != kindDelete && kind != kindChmod && j.persistencePath(p) {
 		if _, grave := j.pathShim(p); grave {
 			j.add(RulePathShim, detail)

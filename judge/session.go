@@ -74,10 +74,16 @@ type Memory interface {
 type Facts struct {
 	Written []WrittenFact `json:"w,omitempty"`
 	Secret  bool          `json:"s,omitempty"` // the call read a secret
+	// Untrusted: the call brought content from outside into the session
+	// (WebFetch, WebSearch, an MCP tool's result): text the model may now
+	// follow (untrusted.go).
+	Untrusted bool `json:"u,omitempty"`
 }
 
 // Empty reports no facts.
-func (f *Facts) Empty() bool { return f == nil || (len(f.Written) == 0 && !f.Secret) }
+func (f *Facts) Empty() bool {
+	return f == nil || (len(f.Written) == 0 && !f.Secret && !f.Untrusted)
+}
 
 // WrittenFact is a file the call wrote and what its content would get if
 // it were run (its rules' verdict before the unattended conversion).

@@ -28,6 +28,9 @@ func (exampleMemory) Written(p string) (WrittenFact, bool) {
 
 func (exampleMemory) SecretRead() (int64, bool) { return 3, true }
 
+// UntrustedRead: a WebFetch ran in entry #2.
+func (exampleMemory) UntrustedRead() (int64, bool) { return 2, true }
+
 // SecretPrints: the secret read in entry #3 held ExampleSecretToken.
 func (exampleMemory) SecretPrints() []SecretPrint {
 	p := SecretPrint{Seq: 4, Salt: "00"}

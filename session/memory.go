@@ -28,6 +28,8 @@ const (
 type stored struct {
 	W []storedWrite `json:"w,omitempty"`
 	S bool          `json:"s,omitempty"`
+	// U: the call brought content from outside (judge.Facts.Untrusted).
+	U bool `json:"u,omitempty"`
 	// K and T are an outcome entry's: the prints of what a secret read
 	// returned (judge.SecretPrint: digests, never the text) and their salt.
 	K []string `json:"k,omitempty"`
@@ -91,7 +93,7 @@ func Encode(sessionID string, f *judge.Facts) string {
 	if f.Empty() || sessionID == "" {
 		return ""
 	}
-	s := stored{S: f.Secret}
+	s := stored{S: f.Secret, U: f.Untrusted}
 	for _, w := range f.Written {
 		s.W = append(s.W, storedWrite{P: pathKey(sessionID, w.Path), V: w.Verdict.String(), R: w.Rules})
 	}
@@ -148,12 +150,28 @@ func writtenIn(rows []register.SessionFact, key, p string) (judge.WrittenFact, b
 	return out, found
 }
 
+// untrustedNeedle is what an entry's facts hold when its call brought
+// content from outside.
+const untrustedNeedle = `"u":true`
+
+// untrustedIn is the newest entry among rows (newest first) whose call
+// brought content from outside and ran.
+func untrustedIn(rows []register.SessionFact) (int64, bool) {
+	return newestIn(rows, func(s stored) bool { return s.U })
+}
+
 // secretIn is the newest entry among rows (newest first) whose call read
 // a secret and ran.
 func secretIn(rows []register.SessionFact) (int64, bool) {
+	return newestIn(rows, func(s stored) bool { return s.S })
+}
+
+// newestIn is the newest entry among rows (newest first) that ran and
+// whose facts have the flag.
+func newestIn(rows []register.SessionFact, flag func(stored) bool) (int64, bool) {
 	for _, e := range rows {
 		var s stored
-		if counts(e) && json.Unmarshal([]byte(e.Facts), &s) == nil && s.S {
+		if counts(e) && json.Unmarshal([]byte(e.Facts), &s) == nil && flag(s) {
 			return e.Seq, true
 		}
 	}
@@ -329,6 +347,10 @@ func (m *Memory) Written(p string) (judge.WrittenFact, bool) {
 func (m *Memory) SecretRead() (int64, bool) {
 	return secretIn(m.ask(secretNeedle))
 }
+
+// UntrustedRead reports the newest call of the session that brought
+// content from outside (WebFetch, WebSearch, an MCP tool).
+func (m *Memory) UntrustedRead() (int64, bool) { return untrustedIn(m.ask(untrustedNeedle)) }
 
 // SecretPrints are the prints of what the session's secret reads returned.
 func (m *Memory) SecretPrints() []judge.SecretPrint { return printsIn(m.ask(printNeedle)) }

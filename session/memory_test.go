@@ -76,6 +76,9 @@ func TestMemory(t *testing.T) {
 	if seq, ok := m.SecretRead(); !ok || seq != 2 {
 		t.Errorf("secret read: %d %v", seq, ok)
 	}
+	if _, ok := m.UntrustedRead(); ok {
+		t.Error("no call brought content from outside, yet the memory says one did")
+	}
 	if !m.Read() || m.Note() != "" {
 		t.Errorf("read %v note %q", m.Read(), m.Note())
 	}
@@ -197,6 +200,26 @@ func TestMemoryCountsWhatRan(t *testing.T) {
 			defer m2.Close()
 			if _, ok := m2.Written("/p/x.sh"); ok != tc.want {
 				t.Errorf("written file remembered %v, want %v", ok, tc.want)
+			}
+			// the same for content from outside (a WebFetch asked, then
+			// declined, brought nothing in)
+			es = es[:0]
+			for _, e := range tc.es {
+				c := *e
+				if c.Facts != "" {
+					c.Facts = Encode("s", &judge.Facts{Untrusted: true})
+				}
+				es = append(es, &c)
+			}
+			dir3 := t.TempDir()
+			appendAll(t, dir3, es...)
+			m3 := New(dir3, "s", time.Now().Add(10*time.Second), time.Second)
+			defer m3.Close()
+			if _, ok := m3.UntrustedRead(); ok != tc.want {
+				t.Errorf("untrusted content remembered %v, want %v", ok, tc.want)
+			}
+			if _, ok := m3.SecretRead(); ok {
+				t.Error("untrusted content read back as a secret read")
 			}
 		})
 	}

@@ -113,6 +113,10 @@ func (m *ReplayMemory) Written(p string) (judge.WrittenFact, bool) {
 // SecretRead reports the newest call of the session that read a secret.
 func (m *ReplayMemory) SecretRead() (int64, bool) { return secretIn(m.rows(secretNeedle)) }
 
+// UntrustedRead reports the newest call of the session that brought
+// content from outside.
+func (m *ReplayMemory) UntrustedRead() (int64, bool) { return untrustedIn(m.rows(untrustedNeedle)) }
+
 // SecretPrints are the prints of what the session's secret reads returned.
 func (m *ReplayMemory) SecretPrints() []judge.SecretPrint { return printsIn(m.rows(printNeedle)) }
 

@@ -35,6 +35,18 @@ type Case struct {
 	// Rule is the rule expected to speak (the first hit), where one rule is
 	// expected; "" when the line does not say.
 	Rule string
+	// Before are the calls of the same session decided before this one
+	// (tool Session: the input is a JSON array of [tool, input] pairs, the
+	// last one the call scored). What they leave (Decision.Facts) is the
+	// session's memory for the next, when they ran: allowed, or asked and
+	// approved (attended only; unattended an ask is a deny and never runs).
+	Before []Call
+}
+
+// Call is one earlier call of a session case.
+type Call struct {
+	Tool  string
+	Input json.RawMessage
 }
 
 // WantUnattended is the expected unattended verdict: ask becomes deny.
@@ -106,6 +118,10 @@ func Parse(name string, r io.Reader) ([]Case, error) {
 		}
 		text := f[3]
 		switch {
+		case c.Tool == "Session":
+			if err := c.session(text); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+			}
 		case strings.HasPrefix(text, "json:"):
 			c.Input = json.RawMessage(text[len("json:"):])
 		case c.Tool == "Bash":
@@ -124,6 +140,81 @@ func Parse(name string, r io.Reader) ([]Case, error) {
 	return out, sc.Err()
 }
 
+// session reads a Session line's input: [["Write",{...}],["Bash","cmd"],...];
+// a string input stands for a Bash command.
+func (c *Case) session(text string) error {
+	var steps [][2]json.RawMessage
+	if err := json.Unmarshal([]byte(text), &steps); err != nil {
+		return fmt.Errorf("a Session input is a JSON array of [tool, input] pairs: %v", err)
+	}
+	if len(steps) < 2 {
+		return fmt.Errorf("a Session input has at least two calls, got %d", len(steps))
+	}
+	for _, st := range steps {
+		var tool, cmd string
+		if err := json.Unmarshal(st[0], &tool); err != nil || tool == "" {
+			return fmt.Errorf("a Session step's tool is not a name: %s", st[0])
+		}
+		in := st[1]
+		if json.Unmarshal(in, &cmd) == nil {
+			in, _ = json.Marshal(map[string]string{"command": cmd})
+		} else if !json.Valid(in) {
+			return fmt.Errorf("a Session step's input is not JSON: %s", in)
+		}
+		c.Before = append(c.Before, Call{Tool: tool, Input: in})
+	}
+	last := c.Before[len(c.Before)-1]
+	c.Before = c.Before[:len(c.Before)-1]
+	c.Tool, c.Input = last.Tool, last.Input
+	return nil
+}
+
+// memory is the session memory of a Session case, kept the way package
+// session keeps it: the newest fact about a path speaks, a call that did
+// not run leaves nothing.
+type memory struct {
+	written   map[string]judge.WrittenFact
+	secret    int64
+	untrusted int64
+	seq       int64
+}
+
+func (m *memory) Written(p string) (judge.WrittenFact, bool) { f, ok := m.written[p]; return f, ok }
+func (m *memory) SecretRead() (int64, bool)                  { return m.secret, m.secret > 0 }
+func (m *memory) Unavailable() string                        { return "" }
+func (m *memory) UntrustedRead() (int64, bool)               { return m.untrusted, m.untrusted > 0 }
+
+func (m *memory) keep(d judge.Decision, unattended bool) {
+	m.seq++
+	if d.Facts == nil || d.Verdict == judge.Deny || (unattended && d.Verdict != judge.Allow) {
+		return
+	}
+	for _, f := range d.Facts.Written {
+		f.Seq = m.seq
+		m.written[f.Path] = f
+	}
+	if d.Facts.Secret {
+		m.secret = m.seq
+	}
+	if d.Facts.Untrusted {
+		m.untrusted = m.seq
+	}
+}
+
+// decide judges the case in one mode, after its session's earlier calls.
+func (c Case) decide(unattended bool) judge.Decision {
+	env := Env(unattended)
+	if len(c.Before) > 0 {
+		m := &memory{written: map[string]judge.WrittenFact{}}
+		for _, b := range c.Before {
+			env.Memory = m
+			m.keep(judge.Decide(call(b.Tool, b.Input), env), unattended)
+		}
+		env.Memory = m
+	}
+	return judge.Decide(c.Call(), env)
+}
+
 // Env is the environment every case is judged in.
 func Env(unattended bool) judge.Env {
 	return judge.Env{Home: Home, ProjectDir: Project, Unattended: unattended,
@@ -131,8 +222,10 @@ func Env(unattended bool) judge.Env {
 }
 
 // Call builds the tool call for a case.
-func (c Case) Call() judge.Call {
-	return judge.Call{ToolName: c.Tool, ToolInput: c.Input, Cwd: Project,
+func (c Case) Call() judge.Call { return call(c.Tool, c.Input) }
+
+func call(tool string, input json.RawMessage) judge.Call {
+	return judge.Call{ToolName: tool, ToolInput: input, Cwd: Project,
 		PermissionMode: "default", HookEventName: "PreToolUse"}
 }
 
@@ -169,9 +262,7 @@ func first(d judge.Decision) string {
 func Run(cases []Case) []Result {
 	out := make([]Result, len(cases))
 	for i, c := range cases {
-		out[i] = Result{Case: c,
-			Got:           judge.Decide(c.Call(), Env(false)),
-			GotUnattended: judge.Decide(c.Call(), Env(true))}
+		out[i] = Result{Case: c, Got: c.decide(false), GotUnattended: c.decide(true)}
 	}
 	return out
 }
