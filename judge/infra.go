@@ -1,9 +1,11 @@
 package judge
 
 import (
+	"path"
+	"strings"
+
 	"github.com/sentinel-guard/sentinel/parse"
 	"github.com/sentinel-guard/sentinel/programs"
-	"strings"
 )
 
 // Rules of this file: their text, examples and matching code are one unit.
@@ -37,7 +39,7 @@ var _ = rules(
 	Rule{ID: RuleDataSqlDestructive, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny, Catastrophic: false,
 		Reason:      "DROP, TRUNCATE or an unbounded DELETE/UPDATE sent to a database",
 		Alternative: "back up first; add a WHERE clause; let the operator run it",
-		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs; `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`; not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`)",
+		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs, a file written earlier in the command or the session and fed to a client (`psql -f F`, `mysql < F`, `sqlite3 DB '.read F'`, `redis-cli < F`) or to a raw sender (`nc HOST PORT < F`, `printf 'FLUSHALL\r\n' | nc`); `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`; not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`)",
 		Fire:        []string{"psql -c 'DROP TABLE users'", "dropdb production", "psql -c 'TRUNCATE TABLE users' prod_db"},
 		Pass:        []string{"psql -c 'SELECT count(*) FROM users'", "psql -c 'DELETE FROM users WHERE id = 3'", "psql -c 'TRUNCATE TABLE test_fixtures' test_db"}},
 	Rule{ID: RuleDataDbReset, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
@@ -103,32 +105,93 @@ func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detai
 			return
 		}
 	}
-	// stdin from an earlier pipeline stage (echo "DROP TABLE x" | psql)
+	// stdin from an earlier pipeline stage (echo "DROP TABLE x" | psql;
+	// echo's words are one text: echo DROP TABLE users | mysql)
 	if e.Pipeline != 0 && e.Stage > 0 {
 		for k := range all {
 			f := &all[k]
-			if f.Pipeline == e.Pipeline && f.Stage < e.Stage && printsText(f.Name) {
-				for _, w := range f.Argv[1:] {
-					if destructiveSQL(w.Value) {
-						j.add(RuleDataSqlDestructive, detail)
-						return
-					}
-				}
+			if f.Pipeline == e.Pipeline && f.Stage < e.Stage && printsText(f.Name) &&
+				destructiveSQL(strings.Join(wordValues(f.Argv[1:]), " ")) {
+				j.add(RuleDataSqlDestructive, detail)
+				return
 			}
 		}
 	}
+	if !j.storeStdin(e, detail) {
+		j.storeInputs(e, programs.Lookup(e.Name).Inputs, args, detail)
+	}
+}
+
+// storeStdin judges what a data store's client (or a raw sender) reads on
+// stdin: text the command gives it (a heredoc, a here-string, a file
+// written earlier in the command: parse's "stdin text of NAME"), and a
+// file written earlier in the session (its fact's Input). It reports a hit.
+func (j *judge) storeStdin(e *parse.Exec, detail string) bool {
 	for _, d := range j.data {
 		if d.Why == "stdin text of "+e.Name && destructiveSQL(d.Text) {
 			j.add(RuleDataSqlDestructive, detail)
-			return
+			return true
 		}
 	}
+	var files []string
 	for _, r := range e.Redirects {
-		if (r.Op == "<<<" || r.Op == "<<" || r.Op == "<<-") && destructiveSQL(r.Target.Value) {
+		switch {
+		case (r.Op == "<<<" || r.Op == "<<" || r.Op == "<<-") && destructiveSQL(r.Target.Value):
 			j.add(RuleDataSqlDestructive, detail)
-			return
+			return true
+		case r.Op == "<" && (r.Fd == -1 || r.Fd == 0) && r.Target.Static:
+			files = append(files, r.Target.Value)
 		}
 	}
+	return j.storeFiles(e, files, detail)
+}
+
+// storeInputs judges the script files a client runs by its options
+// (programs' Inputs: psql -f F, sqlite3 '.read F').
+func (j *judge) storeInputs(e *parse.Exec, inputs func([]string) []string, args []string, detail string) {
+	if inputs != nil {
+		j.storeFiles(e, inputs(args), detail)
+	}
+}
+
+// storeFiles adds DATA-SQL-DESTRUCTIVE, at the decision the fact keeps,
+// for each file the session wrote with destructive data-store input.
+func (j *judge) storeFiles(e *parse.Exec, files []string, detail string) bool {
+	if j.env.Memory == nil || j.sessionState().depth > 0 || j.cfg.disabled(RuleDataSqlDestructive) {
+		return false
+	}
+	hit := false
+	for _, f := range files {
+		p, ok := j.resolve(f, e.Dir)
+		if !ok {
+			continue
+		}
+		p = path.Clean(p)
+		wf, ok := j.env.Memory.Written(p)
+		if !ok {
+			j.unavailable(p)
+			continue
+		}
+		if wf.Input == Allow {
+			continue
+		}
+		j.used("memory: " + p + " written in entry #" + itoa(wf.Seq) + ": " + wf.Input.String() + " as a data store's input")
+		r, _ := ruleByID(RuleDataSqlDestructive)
+		h := hitFor(r, detail+" (input "+p+", written in this session, entry #"+itoa(wf.Seq)+")")
+		h.Verdict, h.Decision, h.After = wf.Input, wf.Input.String(), wf.Seq
+		j.hits = append(j.hits, h)
+		hit = true
+	}
+	return hit
+}
+
+// storeInputVerdict is what text gets as a data store's input.
+func (j *judge) storeInputVerdict(text string) Verdict {
+	if j.cfg.disabled(RuleDataSqlDestructive) || !destructiveSQL(text) {
+		return Allow
+	}
+	r, _ := ruleByID(RuleDataSqlDestructive)
+	return r.Decision
 }
 
 var testDBName = lazyRegexp(`(?i)(^|[/_.-])(test|tests|testing)([_.-]|$)`)
@@ -230,11 +293,8 @@ func printsText(name string) bool {
 // goes to /dev/tcp: what it sends is a protocol's commands (FLUSHALL,
 // DROP TABLE), judged as a database client's.
 func rawProtocol(p *programs.Program, e *parse.Exec) bool {
-	switch programs.Canon(e.Name) {
-	case "nc", "ncat", "netcat", "telnet", "socat":
+	if programs.SendsStdin(e.Name, wordValues(e.Argv[1:])) {
 		return true
-	case "openssl":
-		return len(e.Argv) > 1 && e.Argv[1].Value == "s_client"
 	}
 	if programs.PrintsArgs(e.Name) {
 		for _, r := range e.Redirects {

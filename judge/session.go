@@ -88,10 +88,14 @@ func (f *Facts) Empty() bool {
 // WrittenFact is a file the call wrote and what its content would get if
 // it were run (its rules' verdict before the unattended conversion).
 type WrittenFact struct {
-	Path    string   `json:"p"`
-	Verdict Verdict  `json:"v"`
-	Rules   []string `json:"r,omitempty"`
-	Seq     int64    `json:"-"` // the entry it came from, when read back
+	Path    string  `json:"p"`
+	Verdict Verdict `json:"v"`
+	// Input is what its content gets as a data store's input (psql -f F,
+	// mysql < F, redis-cli < F, nc HOST PORT < F): DATA-SQL-DESTRUCTIVE's
+	// decision for DROP, TRUNCATE, an unbounded DELETE, FLUSHALL.
+	Input Verdict  `json:"i,omitempty"`
+	Rules []string `json:"r,omitempty"`
+	Seq   int64    `json:"-"` // the entry it came from, when read back
 }
 
 // maxFactRules bounds the rule ids kept per written file.
@@ -108,12 +112,23 @@ func (j *judge) noteWritten(p, text string) {
 	if table, system := programs.CronTable(p); table {
 		text, lang, ok = parse.CronCommands(text, system), "", true
 	}
-	if !ok || len(text) > maxScriptBytes {
+	if len(text) > maxScriptBytes {
 		return
 	}
 	s := j.sessionState()
 	if s.depth > 0 {
 		return // a script judged for a fact does not leave facts itself
+	}
+	in := j.storeInputVerdict(text)
+	if !ok {
+		// x.sql, cmds.txt: data, until a data store reads it (infra.go); a
+		// harmless rewrite clears what an earlier write left
+		if in > Allow {
+			s.facts.Written = append(s.facts.Written, WrittenFact{Path: p, Input: in, Rules: []string{RuleDataSqlDestructive}})
+		} else if j.wroteInput(p) {
+			s.facts.Written = append(s.facts.Written, WrittenFact{Path: p})
+		}
+		return
 	}
 	sub := newJudge(Call{ToolName: "Bash", Cwd: j.cwd}, j.env)
 	sub.sess = &sessionState{depth: s.depth + 1, files: s.files}
@@ -121,7 +136,7 @@ func (j *judge) noteWritten(p, text string) {
 		text, lang = makeShell(text, []string{makeAllGoals}), "" // every target's recipes
 	}
 	res, err := parse.Script(text, lang, p, sub.parseOptions())
-	f := WrittenFact{Path: p}
+	f := WrittenFact{Path: p, Input: in}
 	if err != nil {
 		// what cannot be judged would be asked about if it ran
 		f.Verdict, f.Rules = Ask, []string{RuleSentinelUnjudged}
@@ -315,4 +330,17 @@ func (j *judge) facts() *Facts {
 	}
 	f := s.facts
 	return &f
+}
+
+// wroteInput reports a data file the session may remember as destructive
+// input: every .sql file, and any other the memory holds such a fact for.
+func (j *judge) wroteInput(p string) bool {
+	if strings.HasSuffix(p, ".sql") {
+		return true
+	}
+	if j.env.Memory == nil {
+		return false
+	}
+	f, ok := j.env.Memory.Written(path.Clean(p))
+	return ok && f.Input > Allow
 }

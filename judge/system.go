@@ -152,6 +152,9 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 		j.sql(all, i, e, args, detail)
 	} else if prog != nil {
 		j.destroys(prog, args, detail)
+		if prog.Is(programs.Database) {
+			j.storeStdin(e, detail) // redis-cli < cmds.txt (infra.go)
+		}
 	}
 	j.orm(e, args, detail)
 }

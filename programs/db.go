@@ -6,9 +6,9 @@ import "strings"
 // Those with Destroys take commands, not SQL (redis-cli FLUSHALL) or are
 // admin tools (dropdb, mysqladmin drop).
 var _ = register(
-	&Program{Name: "psql", Names: []string{"pgcli", "cockroach"}, Kind: Database, Opts: S("cdfhpUvo", "command", "dbname", "file", "host", "port", "username"), CodeIn: dbShellCode},
-	&Program{Name: "mysql", Names: []string{"mariadb", "mycli"}, Kind: Database, Opts: S("eDhPuS", "execute", "database", "host", "port", "user"), CodeIn: dbShellCode},
-	&Program{Name: "sqlite3", Names: []string{"litecli", "duckdb"}, Kind: Database, CodeIn: dbShellCode},
+	&Program{Name: "psql", Names: []string{"pgcli", "cockroach"}, Kind: Database, Opts: S("cdfhpUvo", "command", "dbname", "file", "host", "port", "username"), CodeIn: dbShellCode, Inputs: dbInputs},
+	&Program{Name: "mysql", Names: []string{"mariadb", "mycli"}, Kind: Database, Opts: S("eDhPuS", "execute", "database", "host", "port", "user"), CodeIn: dbShellCode, Inputs: dbInputs},
+	&Program{Name: "sqlite3", Names: []string{"litecli", "duckdb"}, Kind: Database, CodeIn: dbShellCode, Inputs: dbInputs},
 	&Program{Name: "clickhouse-client", Names: []string{"clickhouse"}, Kind: Database},
 	&Program{Name: "mongosh", Names: []string{"mongo"}, Kind: Database},
 	&Program{Name: "redis-cli", Kind: Database, Destroys: func(a []string) bool { return hasFold(a, "flushall") || hasFold(a, "flushdb") }},
@@ -16,6 +16,44 @@ var _ = register(
 	&Program{Name: "mysqladmin", Kind: Database, Destroys: func(a []string) bool { return has(a, "drop") }},
 	&Program{Name: "sqlcmd", Names: []string{"snowsql", "bq", "cqlsh"}, Kind: Database},
 )
+
+// dbInputs are the script files a database client runs besides its
+// stdin: -f F / --file F / --file=F, and the client's own commands among
+// its arguments (.read F in sqlite3, \i F and \include F in psql, source F
+// in mysql). Their text is the client's input, as a heredoc's would be.
+func dbInputs(args []string) []string {
+	var out []string
+	for i, v := range args {
+		switch {
+		case (v == "-f" || v == "--file") && i+1 < len(args):
+			out = append(out, args[i+1])
+		case strings.HasPrefix(v, "--file="):
+			out = append(out, v[len("--file="):])
+		default:
+			for _, cmd := range strings.Split(v, ";") {
+				f := strings.Fields(cmd)
+				if len(f) == 2 && (f[0] == ".read" || f[0] == `\i` || f[0] == `\include` || f[0] == `\ir` || strings.EqualFold(f[0], "source")) {
+					out = append(out, f[1])
+				}
+			}
+		}
+	}
+	return out
+}
+
+// SendsStdin reports a program that hands its stdin to a socket as it is
+// (nc, ncat, telnet, socat, openssl s_client): what it reads is a
+// protocol's commands (FLUSHALL, DROP TABLE), the input of whatever
+// listens there.
+func SendsStdin(name string, args []string) bool {
+	switch Canon(name) {
+	case "nc", "socat", "telnet":
+		return true
+	case "openssl":
+		return len(args) > 0 && args[0] == "s_client"
+	}
+	return false
+}
 
 func hasFold(args []string, want string) bool {
 	for _, a := range args {

@@ -67,8 +67,9 @@ func printsIn(rows []register.SessionFact) []judge.SecretPrint {
 }
 
 type storedWrite struct {
-	P string   `json:"p"` // pathKey
-	V string   `json:"v"` // the verdict as text
+	P string   `json:"p"`           // pathKey
+	V string   `json:"v"`           // the verdict as text
+	I string   `json:"i,omitempty"` // as a data store's input, when not allow
 	R []string `json:"r,omitempty"`
 }
 
@@ -95,7 +96,11 @@ func Encode(sessionID string, f *judge.Facts) string {
 	}
 	s := stored{S: f.Secret, U: f.Untrusted}
 	for _, w := range f.Written {
-		s.W = append(s.W, storedWrite{P: pathKey(sessionID, w.Path), V: w.Verdict.String(), R: w.Rules})
+		sw := storedWrite{P: pathKey(sessionID, w.Path), V: w.Verdict.String(), R: w.Rules}
+		if w.Input > judge.Allow {
+			sw.I = w.Input.String()
+		}
+		s.W = append(s.W, sw)
 	}
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -137,8 +142,14 @@ func writtenIn(rows []register.SessionFact, key, p string) (judge.WrittenFact, b
 			if !ok {
 				v = judge.Ask // a fact we cannot read is not a pass
 			}
-			if !found || v > out.Verdict {
-				out = judge.WrittenFact{Path: p, Verdict: v, Rules: w.R, Seq: e.Seq}
+			in := judge.Allow
+			if w.I != "" {
+				if in, ok = judge.ParseVerdict(w.I); !ok {
+					in = judge.Ask
+				}
+			}
+			if !found || v > out.Verdict || in > out.Input {
+				out = judge.WrittenFact{Path: p, Verdict: max(v, out.Verdict), Input: max(in, out.Input), Rules: w.R, Seq: e.Seq}
 			}
 			found = true
 			break

@@ -318,4 +318,14 @@ func TestEncode(t *testing.T) {
 	if strings.Contains(e, "secret-project") || !strings.Contains(e, `"v":"ask"`) || !strings.Contains(e, secretNeedle) {
 		t.Errorf("encoded %s", e)
 	}
+	// a data file's verdict as a data store's input is kept and read back
+	dir := t.TempDir()
+	fill(t, dir, 1, func(int) (string, string, *judge.Facts) {
+		return "s", "allow", &judge.Facts{Written: []judge.WrittenFact{{Path: "/p/drop.sql", Input: judge.Deny}}}
+	})
+	m := New(dir, "s", time.Now().Add(10*time.Second), time.Second)
+	defer m.Close()
+	if f, ok := m.Written("/p/drop.sql"); !ok || f.Input != judge.Deny || f.Verdict != judge.Allow {
+		t.Errorf("drop.sql read back as %+v %v, want input deny", f, ok)
+	}
 }
