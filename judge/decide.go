@@ -135,6 +135,8 @@ type judge struct {
 	// alias.NAME VALUE), and how deep alias expansion has gone.
 	gitAliases map[string]string
 	aliasDepth int
+	// gitRecalled: git state the memory was asked about (gitstate.go)
+	gitRecalled map[string]bool
 
 	sess     *sessionState // files read and facts left (scriptfile.go, session.go)
 	unjudged string        // code the call runs that could not be judged (scriptfile.go)

@@ -144,7 +144,8 @@ func skipsHooks(name, value string) bool {
 // git judges one git invocation.
 func (j *judge) git(e *parse.Exec, args []string, detail string) {
 	sub, rest, cfg := programs.GitSplit(args)
-	for _, c := range cfg {
+	settings := gitSettings(e, sub, rest, cfg)
+	for _, c := range settings {
 		if isHooksPathKey(c) {
 			j.add(RuleGitHooksPath, detail)
 		}
@@ -156,7 +157,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 			}
 		}
 	}
-	if j.gitAlias(e, sub, rest, cfg, detail) {
+	if j.gitAlias(e, args, sub, rest, settings, detail) {
 		return
 	}
 	switch sub {
@@ -279,31 +280,24 @@ func (j *judge) gitPush(rest []string, detail string) {
 }
 
 func (j *judge) gitConfig(e *parse.Exec, rest []string, detail string) {
-	o := parseOpts(rest, "f", "file", "blob", "type", "default", "comment", "value")
-	if o.Has('l', "list", "get", "get-all", "get-regexp", "get-urlmatch", "show-origin") {
+	// A setting is judged where it is written as well as where git uses it
+	// (gitstate.go): a --global alias or core.fsmonitor outlives this
+	// command, and a later "git nuke" or "git status" in another call
+	// would not show what it runs.
+	if key, value, ok := programs.GitConfigSet(rest); ok {
+		from := len(j.hits)
+		j.gitSettingWritten(e, key, value, detail)
+		j.noteGitSetting(key, from)
 		return
 	}
+	// git config --unset core.hooksPath (and git 2.46's unset) writes too
+	o := programs.Parse(rest, programs.GitSub["config"])
 	pos := o.Pos
-	// An alias is judged where it is defined as well as where it is used:
-	// a --global alias outlives this command, and a later "git nuke" in
-	// another call would not show what it runs.
-	if len(pos) > 2 && pos[0] == "set" {
-		j.judgeAliasDefinition(e, pos[1], pos[2], detail)
-	} else if len(pos) > 1 {
-		j.judgeAliasDefinition(e, pos[0], pos[1], detail)
+	if len(pos) > 0 && pos[0] == "unset" {
+		pos = pos[1:]
+		o.Long["unset"] = ""
 	}
-	if len(pos) > 0 && (pos[0] == "set" || pos[0] == "unset") {
-		// git 2.46+: git config set KEY VALUE / unset KEY
-		if len(pos) > 1 && isHooksPathKey(pos[1]) {
-			j.add(RuleGitHooksPath, detail)
-		}
-		return
-	}
-	if len(pos) == 0 || !isHooksPathKey(pos[0]) {
-		return
-	}
-	// plain "git config core.hooksPath" reads; a value or --unset writes.
-	if len(pos) > 1 || o.Has(0, "unset", "unset-all", "add", "replace-all") {
+	if len(pos) > 0 && isHooksPathKey(pos[0]) && o.Has(0, "unset", "unset-all") {
 		j.add(RuleGitHooksPath, detail)
 	}
 }
@@ -311,7 +305,7 @@ func (j *judge) gitConfig(e *parse.Exec, rest []string, detail string) {
 // judgeAliasDefinition remembers an alias and judges what it would run.
 func (j *judge) judgeAliasDefinition(e *parse.Exec, key, value, detail string) {
 	if name := j.defineGitAlias(key, value); name != "" {
-		j.gitAlias(e, name, nil, nil, detail)
+		j.expandGitAlias(e, nil, name, value, nil, detail)
 	}
 }
 
@@ -337,7 +331,7 @@ func (j *judge) defineGitAlias(key, value string) string {
 // -c alias.NAME=VALUE or an earlier git config): "!cmd" aliases run a
 // shell command, the others expand to a git command line. It reports
 // whether sub was an alias.
-func (j *judge) gitAlias(e *parse.Exec, sub string, rest, cfg []string, detail string) bool {
+func (j *judge) gitAlias(e *parse.Exec, args []string, sub string, rest, cfg []string, detail string) bool {
 	// -c alias.NAME=VALUE applies to this invocation only; remembering it
 	// for the rest of the command is stricter, never looser.
 	for _, c := range cfg {
@@ -345,14 +339,24 @@ func (j *judge) gitAlias(e *parse.Exec, sub string, rest, cfg []string, detail s
 		j.defineGitAlias(k, v)
 	}
 	value, ok := j.gitAliases[strings.ToLower(sub)]
-	if !ok || sub == "" {
-		return false
+	if !ok || sub == "" || programs.GitBuiltin(sub) {
+		return false // git runs its own commands, never an alias of their name
 	}
+	j.expandGitAlias(e, args, sub, value, rest, detail)
+	return true
+}
+
+// expandGitAlias judges alias sub with value, run with args (git's whole
+// command line, nil for a definition) ending in rest: a "!" alias as the
+// shell command git runs, another as the git command it expands to, by
+// every rule (a fresh execution, so the rules of gitcode.go and
+// gitdiscard.go see it too).
+func (j *judge) expandGitAlias(e *parse.Exec, args []string, sub, value string, rest []string, detail string) {
 	if j.aliasDepth >= maxAliasDepth {
 		// An alias chain this deep cannot be followed: judge it as code
 		// that is only known at run time.
 		j.add(RuleDynamicCommand, detail)
-		return true
+		return
 	}
 	j.aliasDepth++
 	defer func() { j.aliasDepth-- }()
@@ -364,13 +368,33 @@ func (j *judge) gitAlias(e *parse.Exec, sub string, rest, cfg []string, detail s
 		res, err := parse.Parse(src, parse.Options{Cwd: e.Dir, Home: j.home})
 		if err != nil || res == nil {
 			j.add(RuleDynamicCommand, detail)
-			return true
+			return
 		}
 		for i := range res.Execs {
 			j.exec(res.Execs, i)
 		}
-		return true
+		return
 	}
-	j.git(e, append(strings.Fields(value), rest...), detail)
-	return true
+	words, ok := programs.GitSplitCmdline(value)
+	if !ok {
+		return // git refuses the alias: nothing runs
+	}
+	x := *e
+	x.Redirects = nil // judged with the command that wrote them
+	x.Argv = []parse.Word{{Value: "git", Static: true}}
+	if n := len(args) - len(rest) - 1; args != nil && n >= 0 && n < len(e.Argv) {
+		x.Argv = append(x.Argv, e.Argv[1:1+n]...) // git's global options before the alias
+	}
+	for _, w := range words {
+		x.Argv = append(x.Argv, parse.Word{Value: w, Static: true})
+	}
+	for k, w := range rest {
+		static := true
+		if i := len(e.Argv) - len(rest) + k; i > 0 && args != nil {
+			static = e.Argv[i].Static // $X after the alias stays what it was
+		}
+		x.Argv = append(x.Argv, parse.Word{Value: w, Static: static})
+	}
+	x.Name = "git"
+	j.exec([]parse.Exec{x}, 0)
 }

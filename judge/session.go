@@ -28,7 +28,7 @@ var _ = rules(
 	Rule{ID: RuleSessionWrittenRun, Class: ClassRemoteCode, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "a file written earlier in this session is run, and what was written would be stopped if run directly",
 		Alternative: "run the commands of the file one by one, spelled out, so each is judged",
-		Matches:     "a file an earlier Write/Edit/MultiEdit or Bash call of the same session wrote (`cat > x.sh <<EOF`, `printf … > x`, `tee`) run now: `bash x.sh`, `sh < x.sh`, `./x`, `source x`, `python3 x.py`, `node x.js`, `npm install`/`npm run` with such a `package.json`, or a copy of such a file (`cp`, `mv`, `install`, `cat F > G` keep its fact); its decision is the one the written content got (ask or deny), looked up among the session's last 256 entries",
+		Matches:     "a file an earlier Write/Edit/MultiEdit or Bash call of the same session wrote (`cat > x.sh <<EOF`, `printf … > x`, `tee`) run now: `bash x.sh`, `sh < x.sh`, `./x`, `source x`, `python3 x.py`, `node x.js`, `npm install`/`npm run` with such a `package.json`, or a copy of such a file (`cp`, `mv`, `install`, `cat F > G` keep its fact); git state set by an earlier call: an alias (`git config alias.sync …`, or written into .git/config, ~/.gitconfig, the XDG config) run as `git sync`, a setting that runs code (core.fsmonitor, core.pager, filters, include.path, …) then any git command, core.hooksPath then a command that runs hooks; its decision is the one the written content got (ask or deny), looked up among the session's last 256 entries",
 		Fire:        []string{"bash " + ExampleWrittenScript, "sh < " + ExampleWrittenScript},
 		Pass:        []string{"bash /home/user/proj/other.sh", "cat " + ExampleWrittenScript}},
 	Rule{ID: RuleSessionSecretSend, Class: ClassExfiltration, Severity: SevHigh, Decision: Ask, Catastrophic: false,
@@ -106,6 +106,10 @@ const maxFactRules = 4
 func (j *judge) noteWritten(p, text string) {
 	p, ok := j.resolve(p, j.cwd)
 	if !ok {
+		return
+	}
+	if j.gitConfigFile(p) {
+		j.noteGitConfig(p, text) // read by git, as settings (gitstate.go)
 		return
 	}
 	lang, ok := runnable(p, text)

@@ -475,7 +475,12 @@ func (w *walker) redirects(sc *scope, redirs []*syntax.Redirect) ([]Redirect, *i
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			if h := w.heredoc(sc, r, fd); h != nil {
+			// the body's substitutions run whatever descriptor it goes to
+			h := w.heredoc(sc, r)
+			switch {
+			case fd > 2:
+				w.openFd(fd, h) // exec 3<<EOF ... EOF; bash <&3
+			case fd <= 0:
 				in = h
 			}
 			continue
@@ -539,10 +544,7 @@ func (w *walker) openFd(fd int, in *input) {
 
 // heredoc reads a here-document body. With a quoted delimiter (<<'EOF')
 // the body is literal text; unquoted, substitutions in it run.
-func (w *walker) heredoc(sc *scope, r *syntax.Redirect, fd int) *input {
-	if fd > 0 {
-		return nil
-	}
+func (w *walker) heredoc(sc *scope, r *syntax.Redirect) *input {
 	if r.Hdoc == nil {
 		return &input{static: true, dataIdx: -1}
 	}

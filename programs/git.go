@@ -1,6 +1,9 @@
 package programs
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // git: its global options, the grammar of the subcommands the rules read,
 // and the settings, variables and arguments through which git runs code.
@@ -341,4 +344,420 @@ func gitPrints(args []string) []string {
 		}
 	}
 	return nil
+}
+
+// GitSetting is one setting of a git config file: the key as git names it
+// (section and name lower case, a subsection as written: alias.sync,
+// filter.lfs.clean, includeif.gitdir:~/w/.path) and its value.
+type GitSetting struct{ Key, Value string }
+
+// GitConfigParse reads the text of a git config file as git's config
+// parser does: [section], [section "sub"], [section.sub], name = value,
+// a name alone (true), quotes, escapes, comments and continued lines. A
+// line git cannot read makes git stop (every command fails, nothing runs):
+// what came before it is returned.
+func GitConfigParse(text string) []GitSetting {
+	var out []GitSetting
+	section := ""
+	for i, n := 0, len(text); i < n; {
+		c := text[i]
+		switch {
+		case c == '\n' || c == '\r' || c == ' ' || c == '\t' || c == '\f' || c == '\v':
+			i++
+		case c == '#' || c == ';':
+			i = gitLineEnd(text, i)
+		case c == '[':
+			s, next, ok := gitSection(text, i+1)
+			if !ok {
+				return out
+			}
+			section, i = s, next
+		case gitNameByte(c):
+			j := i
+			for j < n && gitNameByte(text[j]) {
+				j++
+			}
+			name := strings.ToLower(text[i:j])
+			for j < n && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			value := "true"
+			if j < n && text[j] == '=' {
+				var ok bool
+				if value, j, ok = gitValue(text, j+1); !ok {
+					return out
+				}
+			} else if j < n && text[j] != '\n' && text[j] != '\r' && text[j] != '#' && text[j] != ';' {
+				return out
+			}
+			if section == "" {
+				return out // a setting before any section: git refuses the file
+			}
+			out = append(out, GitSetting{Key: section + "." + name, Value: value})
+			i = j
+		default:
+			return out
+		}
+	}
+	return out
+}
+
+func gitNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
+}
+
+func gitLineEnd(text string, i int) int {
+	for i < len(text) && text[i] != '\n' {
+		i++
+	}
+	return i
+}
+
+// gitSection reads a section header after its '[': the section's name
+// (lower case) and subsection, and the index after ']'.
+func gitSection(text string, i int) (string, int, bool) {
+	j := i
+	for j < len(text) && (gitNameByte(text[j]) || text[j] == '.') {
+		j++
+	}
+	name := strings.ToLower(text[i:j])
+	if name == "" || j >= len(text) {
+		return "", 0, false
+	}
+	if text[j] == ']' {
+		return name, j + 1, true // [section] or the old [section.sub], both lower case
+	}
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	if j >= len(text) || text[j] != '"' {
+		return "", 0, false
+	}
+	var sub strings.Builder
+	for j++; j < len(text); j++ {
+		switch c := text[j]; c {
+		case '\n':
+			return "", 0, false
+		case '\\':
+			if j+1 < len(text) {
+				j++
+				sub.WriteByte(text[j])
+			}
+		case '"':
+			if j+1 < len(text) && text[j+1] == ']' {
+				return name + "." + sub.String(), j + 2, true
+			}
+			return "", 0, false
+		default:
+			sub.WriteByte(c)
+		}
+	}
+	return "", 0, false
+}
+
+// gitValue reads a value after its '=': quotes join, whitespace outside
+// them is trimmed at the ends and kept as one space per character inside,
+// \n \t \b \" \\ escape, a backslash before the newline continues the line,
+// # and ; outside quotes start a comment.
+func gitValue(text string, i int) (string, int, bool) {
+	var b strings.Builder
+	quote := false
+	space := 0
+	for ; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '\n':
+			if quote {
+				return "", i, false
+			}
+			return b.String(), i, true
+		case !quote && (c == '#' || c == ';'):
+			return b.String(), gitLineEnd(text, i), true
+		case !quote && (c == ' ' || c == '\t' || c == '\r'):
+			if b.Len() > 0 {
+				space++
+			}
+			continue
+		}
+		for ; space > 0; space-- {
+			b.WriteByte(' ')
+		}
+		switch c {
+		case '\\':
+			if i+1 >= len(text) {
+				return "", i + 1, false
+			}
+			i++
+			switch e := text[i]; e {
+			case '\n':
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'b':
+				b.WriteByte('\b')
+			case '"', '\\':
+				b.WriteByte(e)
+			default:
+				return "", i, false // git: bad escape
+			}
+		case '"':
+			quote = !quote
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if quote {
+		return "", i, false
+	}
+	return b.String(), i, true
+}
+
+// GitConfigPath reports a file git reads its settings from, by the shape
+// of its path: a repository's config (and config.worktree, a submodule's
+// under .git/modules), ~/.gitconfig and any .gitconfig, the XDG
+// ~/.config/git/config, /etc/gitconfig. Files named by include.path or
+// GIT_CONFIG_GLOBAL have any name: the setting that names them is judged.
+func GitConfigPath(p string) bool {
+	base := path.Base(p)
+	switch {
+	case base == ".gitconfig" || p == "/etc/gitconfig":
+		return true
+	case base == "config" && strings.HasSuffix(path.Dir(p), "/.config/git"):
+		return true
+	case base == "config" || base == "config.worktree":
+		for d := path.Dir(p); d != "/" && d != "." && d != ""; d = path.Dir(d) {
+			if path.Base(d) == ".git" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// GitConfigSet is the setting a `git config` command line writes (the
+// arguments after "config"): KEY VALUE, `set KEY VALUE` (git 2.46), with
+// --add, --replace-all, a scope or --file. ok is false for reads, unsets,
+// --edit and lists.
+func GitConfigSet(rest []string) (key, value string, ok bool) {
+	o := Parse(rest, GitSub["config"])
+	if o.Has('l', "list", "get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool",
+		"unset", "unset-all", "rename-section", "remove-section", "edit", "show-origin") || o.Short['e'] {
+		return "", "", false
+	}
+	pos := o.Pos
+	if len(pos) > 0 {
+		switch pos[0] {
+		case "set":
+			pos = pos[1:]
+		case "get", "list", "unset", "rename-section", "remove-section", "edit":
+			return "", "", false
+		}
+	}
+	if len(pos) < 2 {
+		return "", "", false
+	}
+	return pos[0], pos[1], true
+}
+
+// GitConfigParameters reads GIT_CONFIG_PARAMETERS as git does: settings
+// each in single quotes, 'key=value' or 'key'='value', separated by
+// spaces; \' is a quote inside. Malformed text makes git fail.
+func GitConfigParameters(v string) []string {
+	var out []string
+	var cur strings.Builder
+	in, got := false, false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '\'':
+			in, got = !in, true
+		case in:
+			cur.WriteByte(c)
+		case c == '\\' && i+1 < len(v):
+			i++
+			cur.WriteByte(v[i])
+		case c == ' ' || c == '\t' || c == '\n':
+			if got {
+				out = append(out, cur.String())
+				cur.Reset()
+				got = false
+			}
+		default:
+			cur.WriteByte(c) // the = between 'key'='value'
+			got = true
+		}
+	}
+	if got {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// GitSubSettings are the settings a subcommand's own options give git:
+// clone -c/--config KEY=VALUE writes them into the new repository, where
+// the checkout that ends the clone already reads them (filters, fsmonitor,
+// hooksPath).
+func GitSubSettings(sub string, rest []string) []string {
+	if sub != "clone" {
+		return nil
+	}
+	var out []string
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			return out
+		case (a == "-c" || a == "--config") && i+1 < len(rest):
+			out = append(out, rest[i+1])
+			i++
+		case strings.HasPrefix(a, "--config="):
+			out = append(out, strings.TrimPrefix(a, "--config="))
+		case strings.HasPrefix(a, "-c") && len(a) > 2 && a[1] == 'c':
+			out = append(out, a[2:])
+		}
+	}
+	return out
+}
+
+// GitPackCommands are the commands a transport option hands git to run:
+// clone/fetch/pull/ls-remote --upload-pack (clone -u), push --receive-pack
+// and --exec. For a local or ssh remote git runs them (through a shell
+// when they hold more than a name), for ssh on the remote host.
+func GitPackCommands(sub string, rest []string) []string {
+	var names []string
+	short := ""
+	switch sub {
+	case "clone":
+		names, short = []string{"upload-pack"}, "-u"
+	case "fetch", "pull", "ls-remote", "archive":
+		names = []string{"upload-pack", "exec"}
+	case "push", "send-pack":
+		names = []string{"receive-pack", "exec"}
+	default:
+		return nil
+	}
+	var out []string
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			break
+		}
+		if short != "" && a == short && i+1 < len(rest) {
+			out = append(out, rest[i+1])
+			i++
+			continue
+		}
+		if short != "" && strings.HasPrefix(a, short) && len(a) > 2 {
+			out = append(out, a[2:])
+			continue
+		}
+		for _, n := range names {
+			if v, ok := strings.CutPrefix(a, "--"+n+"="); ok {
+				out = append(out, v)
+			} else if a == "--"+n && i+1 < len(rest) {
+				out = append(out, rest[i+1])
+				i++
+			}
+		}
+	}
+	return out
+}
+
+// GitBuiltin reports a git command that git runs itself: an alias of the
+// same name is never used (git runs builtins first, then git-NAME on the
+// exec path, then an alias).
+func GitBuiltin(sub string) bool {
+	_, ok := gitBuiltins[sub]
+	return ok
+}
+
+var gitBuiltins = func() map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, s := range strings.Fields(`add am annotate apply archive bisect blame branch bugreport bundle
+		cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry
+		cherry-pick clean clone column commit commit-graph commit-tree config count-objects credential
+		credential-cache credential-store describe diagnose diff diff-files diff-index diff-tree difftool
+		fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg for-each-ref for-each-repo
+		format-patch fsck fsmonitor--daemon gc get-tar-commit-id grep hash-object help hook index-pack init
+		interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base
+		merge-file merge-index merge-one-file merge-tree mktag mktree multi-pack-index mv name-rev notes
+		pack-objects pack-redundant pack-refs patch-id prune prune-packed pull push range-diff read-tree
+		rebase receive-pack reflog refs remote repack replace replay rerere reset restore rev-list
+		rev-parse revert rm send-pack shortlog show show-branch show-index show-ref sparse-checkout stash
+		status stripspace submodule switch symbolic-ref tag unpack-file unpack-objects update-index
+		update-ref update-server-info upload-archive upload-pack var verify-commit verify-pack verify-tag
+		version whatchanged worktree write-tree init-db gui gitk instaweb request-pull send-email
+		mergetool p4 svn cvsimport quiltimport subtree lfs`) {
+		m[s] = struct{}{}
+	}
+	return m
+}()
+
+// GitPlace is where git's global options send it: the directory -C
+// leads to (each -C relative to the one before) and --git-dir ("" when
+// not given).
+func GitPlace(args []string) (dir, gitDir string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" && i+1 < len(args):
+			if d := args[i+1]; d != "" {
+				if dir != "" && !strings.HasPrefix(d, "/") {
+					d = path.Join(dir, d)
+				}
+				dir = d
+			}
+			i++
+		case a == "--git-dir" && i+1 < len(args):
+			gitDir = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--git-dir="):
+			gitDir = strings.TrimPrefix(a, "--git-dir=")
+		case has(gitGlobalValued, a) || a == "-c":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return dir, gitDir
+		}
+	}
+	return dir, gitDir
+}
+
+// GitSplitCmdline splits an alias's value into words as git does
+// (split_cmdline): single and double quotes, backslash escapes. An
+// unclosed quote is an error to git (the alias does not run).
+func GitSplitCmdline(s string) ([]string, bool) {
+	var out []string
+	var cur strings.Builder
+	quote := byte(0)
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote == 0 && (c == ' ' || c == '\t' || c == '\n'):
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		case c == '\\' && quote != '\'' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			in = true
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote, in = c, true
+		case c == quote:
+			quote = 0
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if quote != 0 {
+		return nil, false
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out, true
 }
