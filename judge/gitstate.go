@@ -213,7 +213,9 @@ func (j *judge) recallGitFact(key, what string) {
 	j.gitRecalled[key] = true
 	f, ok := j.env.Memory.Written(key)
 	if !ok {
-		j.unavailable(what)
+		// A memory that cannot answer does not make every git command ask:
+		// what the repository's config holds is read from disk at each one
+		// (gitConfigOnDisk), whoever wrote it.
 		return
 	}
 	if f.Verdict == Allow {
