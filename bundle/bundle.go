@@ -71,6 +71,9 @@ type Header struct {
 	OperatorKey string     `json:"operator_key"` // PEM
 	Seals       []Seal     `json:"seals"`
 	Artifacts   []Artifact `json:"artifacts"`
+	// Rotations are the register's key rotations (the statement is signed
+	// by the key before it, which operator_key starts).
+	Rotations []Artifact `json:"rotations,omitempty"`
 }
 
 // Bundle is a bundle: its header and its entries, either in memory
@@ -192,8 +195,23 @@ func Write(w io.Writer, reg *register.Register, operatorPEM []byte, d Disclosure
 	if err != nil {
 		return n, err
 	}
+	rots, err := seal.Records(reg.DB(), seal.SubjectRotation)
+	if err != nil {
+		return n, err
+	}
 	h := Header{Format: Format, RegisterID: reg.ID(), CreatedAt: now.UTC().Truncate(time.Second),
 		OperatorKey: string(operatorPEM), Seals: []Seal{}, Artifacts: []Artifact{}}
+	for _, r := range rots {
+		if r.Status != seal.StatusSealed {
+			continue
+		}
+		if len(h.Rotations) == 0 {
+			// The chain starts at the key the first rotation hands over
+			// from: a reader pinned to it follows the rotations.
+			h.OperatorKey = r.PublicKey
+		}
+		h.Rotations = append(h.Rotations, artifactOf(r))
+	}
 	for _, r := range recs {
 		if r.Status == seal.StatusSealed {
 			n.Sealed = int64(r.Size)
@@ -204,9 +222,7 @@ func Write(w io.Writer, reg *register.Register, operatorPEM []byte, d Disclosure
 	}
 	for _, r := range arts {
 		if r.Status == seal.StatusSealed {
-			h.Artifacts = append(h.Artifacts, Artifact{ID: r.ID, Kind: r.Kind, Statement: r.Checkpoint,
-				Signature: r.Signature, RekorURL: r.RekorURL, RekorUUID: r.RekorUUID,
-				RekorEntry: json.RawMessage(r.RekorEntry)})
+			h.Artifacts = append(h.Artifacts, artifactOf(r))
 		}
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -253,6 +269,11 @@ func Write(w io.Writer, reg *register.Register, operatorPEM []byte, d Disclosure
 	}
 	bw.WriteString("\n ]\n}\n")
 	return n, bw.Flush()
+}
+
+func artifactOf(r *seal.Record) Artifact {
+	return Artifact{ID: r.ID, Kind: r.Kind, Statement: r.Checkpoint, Signature: r.Signature,
+		RekorURL: r.RekorURL, RekorUUID: r.RekorUUID, RekorEntry: json.RawMessage(r.RekorEntry)}
 }
 
 // Read opens a bundle file: the header is read now, the entries are
@@ -333,6 +354,8 @@ func decode(r io.Reader, h *Header, fn func(*register.Entry) error) error {
 			v = &h.Seals
 		case "artifacts":
 			v = &h.Artifacts
+		case "rotations":
+			v = &h.Rotations
 		case "entries":
 			if fn == nil && seen["format"] && seen["register_id"] && seen["operator_key"] && seen["seals"] &&
 				(seen["artifacts"] || h.Format == formatV1) {
@@ -428,9 +451,18 @@ func (b *Bundle) Records() []*seal.Record {
 
 // ArtifactRecords are the bundle's artifact seals as seal records.
 func (b *Bundle) ArtifactRecords() []*seal.Record {
-	out := make([]*seal.Record, len(b.Artifacts))
-	for i, a := range b.Artifacts {
-		out[i] = &seal.Record{ID: a.ID, Kind: a.Kind, Subject: seal.SubjectArtifact, Checkpoint: a.Statement,
+	return b.records(b.Artifacts, seal.SubjectArtifact)
+}
+
+// RotationRecords are the bundle's key rotations as seal records.
+func (b *Bundle) RotationRecords() []*seal.Record {
+	return b.records(b.Rotations, seal.SubjectRotation)
+}
+
+func (b *Bundle) records(as []Artifact, subject string) []*seal.Record {
+	out := make([]*seal.Record, len(as))
+	for i, a := range as {
+		out[i] = &seal.Record{ID: a.ID, Kind: a.Kind, Subject: subject, Checkpoint: a.Statement,
 			Signature: a.Signature, PublicKey: b.OperatorKey, Status: seal.StatusSealed, RekorURL: a.RekorURL,
 			RekorUUID: a.RekorUUID, RekorEntry: string(a.RekorEntry)}
 	}
@@ -459,9 +491,24 @@ func (b *Bundle) Verify(ctx context.Context, path string, o seal.VerifyOptions) 
 		rep.Settle()
 		return rep
 	}
+	o.Rotations = b.RotationRecords()
+	if err == nil {
+		o.ChainStart = embedded
+	}
 	switch {
-	case err != nil && (len(b.Seals) > 0 || len(b.Artifacts) > 0):
+	case err != nil && (len(b.Seals) > 0 || len(b.Artifacts) > 0 || len(b.Rotations) > 0):
 		return fail(fmt.Sprintf("the bundle's operator key: %v", err))
+	case len(b.Rotations) > 0 && o.Operator == nil && o.Fingerprint == "":
+		o.Operator, o.OperatorFrom = embedded, "bundle"
+	case len(b.Rotations) > 0:
+		// The pin must be one of the keys the rotations lead to from the
+		// bundle's first key: VerifyStream checks it.
+		if o.Operator == nil {
+			o.Operator = embedded
+			if seal.Fingerprint(embedded) != o.Fingerprint {
+				o.Operator = nil
+			}
+		}
 	case err == nil && o.Operator != nil && !o.Operator.Equal(embedded):
 		return fail(fmt.Sprintf("the bundle's operator key %s is not the pinned operator key %s",
 			seal.Fingerprint(embedded), seal.Fingerprint(o.Operator)))
@@ -513,7 +560,7 @@ func (b *Bundle) Verify(ctx context.Context, path string, o seal.VerifyOptions) 
 		rep.Failure = fmt.Sprintf("entry %d: carries an input without its salt, so the input cannot be checked against the commitment", inputNoSalt)
 	}
 	var first string
-	rep.Artifacts, first = seal.CheckArtifacts(ctx, b.ArtifactRecords(), o.Operator, o.Rekor)
+	rep.Artifacts, first = seal.CheckArtifactsOf(ctx, b.RegisterID, b.ArtifactRecords(), o)
 	if first != "" && rep.OK {
 		rep.OK, rep.Failure = false, first
 	}

@@ -88,9 +88,33 @@ func CheckArtifact(ctx context.Context, r *Record, operator *ecdsa.PublicKey, ke
 // CheckArtifacts verifies every artifact seal; the first failure (pending
 // ones excluded: they are reported, they do not fail) as "artifact seal N: ...".
 func CheckArtifacts(ctx context.Context, recs []*Record, operator *ecdsa.PublicKey, key *RekorKey) ([]ArtifactResult, string) {
+	var kc *KeyChain
+	if operator != nil {
+		kc = FollowRotations(ctx, "", operator, nil, key)
+	}
+	return CheckArtifactsChain(ctx, recs, kc, key)
+}
+
+// CheckArtifactsChain is CheckArtifacts with a register's key chain: each
+// artifact seal must be signed by the key current when the log integrated
+// it (a retired key's later statements are not the operator's).
+func CheckArtifactsChain(ctx context.Context, recs []*Record, kc *KeyChain, key *RekorKey) ([]ArtifactResult, string) {
 	out := []ArtifactResult{}
 	first := ""
 	for _, r := range recs {
+		var operator *ecdsa.PublicKey
+		if kc != nil {
+			operator = kc.Current()
+			if t, ok := r.IntegratedAt(); ok && kc.Rotated() {
+				operator = nil
+				signer := BodyKey(r)
+				for _, k := range kc.keysAt(t.Unix()) {
+					if operator == nil || (signer != nil && signer.Equal(k)) {
+						operator = k
+					}
+				}
+			}
+		}
 		a := CheckArtifact(ctx, r, operator, key)
 		if a.Error != "" && a.Status != StatusPending && first == "" {
 			first = fmt.Sprintf("artifact seal %d: %s", a.ID, a.Error)

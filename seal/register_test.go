@@ -166,8 +166,9 @@ func TestVerifyRegisterTampered(t *testing.T) {
 	t.Run("different operator key", func(t *testing.T) {
 		reg, _ := register.OpenReadOnly(path)
 		defer reg.Close()
-		rep, _ := seal.VerifyRegister(context.Background(), reg, seal.VerifyOptions{Operator: &newKey(t).PublicKey, Rekor: e.rkey})
-		if want := "seal 1: checkpoint signature does not verify with the operator key"; rep.OK || !strings.HasPrefix(rep.Failure, want) {
+		other := newKey(t)
+		rep, _ := seal.VerifyRegister(context.Background(), reg, seal.VerifyOptions{Operator: &other.PublicKey, Rekor: e.rkey})
+		if want := "the operator key " + seal.Fingerprint(&other.PublicKey) + " is not one of the register's keys"; rep.OK || !strings.HasPrefix(rep.Failure, want) || !strings.HasSuffix(rep.Failure, "a different operator") {
 			t.Fatalf("failure %q, want %q", rep.Failure, want)
 		}
 	})

@@ -7,7 +7,6 @@ import (
 	"io"
 	"iter"
 	"strings"
-	"time"
 
 	"github.com/sentinel-guard/sentinel/register"
 )
@@ -57,6 +56,10 @@ type Report struct {
 	Journaled int64 `json:"journaled"`
 
 	Artifacts []ArtifactResult `json:"artifacts"` // protocol and census seals
+	// Rotations are the key changes followed from the first key.
+	Rotations []RotationResult `json:"rotations,omitempty"`
+	// Keys are the register's operator keys in order, when it rotated.
+	Keys string `json:"keys,omitempty"`
 
 	Online   *OnlineResult `json:"online,omitempty"`
 	Findings []Finding     `json:"findings"`
@@ -102,6 +105,12 @@ type VerifyOptions struct {
 	// unsealed); without it they fail the verification: a hash chain alone
 	// is trivial to fabricate.
 	AllowUnsealed bool
+	// Rotations are the register's key rotation statements in order;
+	// ChainStart its first key (default Operator). The operator key (or
+	// Fingerprint) pinned must be one of the keys the verified rotations
+	// lead to from ChainStart.
+	Rotations  []*Record
+	ChainStart *ecdsa.PublicKey
 }
 
 // EntryStream yields entries in order; io.EOF (or a nil entry) at the end.
@@ -122,9 +131,21 @@ func VerifyStream(ctx context.Context, registerID string, next EntryStream, recs
 	}
 	rep.OperatorPinned = o.Pinned
 	rep.AllowUnsealed = o.AllowUnsealed
+	kc, keyFailure := o.keyChain(ctx, registerID, recs)
+	if op == nil && kc != nil && o.Fingerprint != "" {
+		if op = kc.byFingerprint(o.Fingerprint); op != nil {
+			rep.OperatorKey, rep.OperatorKeyFrom = Fingerprint(op), o.OperatorFrom
+		}
+	}
+	if kc != nil {
+		rep.Rotations = kc.Results
+		if kc.Rotated() {
+			rep.Keys = kc.Describe()
+		}
+	}
 	var sc *SealChecker
 	if len(recs) > 0 && op != nil {
-		sc = NewSealChecker(ctx, registerID, recs, op, o.Rekor)
+		sc = NewSealCheckerChain(ctx, registerID, recs, kc, o.Rekor)
 	}
 	var feedErr error
 	chain := walkChain(func() (*register.Entry, error) {
@@ -167,6 +188,8 @@ func VerifyStream(ctx context.Context, registerID string, next EntryStream, recs
 	switch {
 	case !chain.OK():
 		rep.Failure = chain.Problem.Msg
+	case keyFailure != "":
+		rep.Failure = keyFailure
 	case sc == nil && len(recs) > 0:
 		rep.Failure = "cannot check the seals without the operator's public key"
 	case sc != nil && sc.FirstError() != "":
@@ -175,6 +198,31 @@ func VerifyStream(ctx context.Context, registerID string, next EntryStream, recs
 	rep.OK = rep.Failure == ""
 	rep.Settle()
 	return rep
+}
+
+// keyChain follows the rotations from the first key and checks the pin is
+// one of the keys they lead to; the failure, if any, is the second value.
+func (o *VerifyOptions) keyChain(ctx context.Context, registerID string, recs []*Record) (*KeyChain, string) {
+	start := o.ChainStart
+	if start == nil {
+		start = o.Operator
+	}
+	if start == nil {
+		return nil, ""
+	}
+	kc := FollowRotations(ctx, registerID, start, o.Rotations, o.Rekor)
+	switch {
+	case kc.Failure != "":
+		return kc, kc.Failure
+	case o.Operator != nil && !kc.Has(o.Operator):
+		return kc, fmt.Sprintf("the operator key %s is not one of the register's keys (%s), and no key rotation sealed in the log hands over to it: a different operator", Fingerprint(o.Operator), kc.Describe())
+	case o.Fingerprint != "" && !kc.HasFingerprint(o.Fingerprint):
+		return kc, fmt.Sprintf("the pinned operator fingerprint %s is not one of the register's keys (%s): a different operator", o.Fingerprint, kc.Describe())
+	}
+	if p := kc.checkHandovers(recs); p != "" {
+		return kc, p
+	}
+	return kc, ""
 }
 
 // Settle applies the unsealed rule and writes Proved; call it again after
@@ -197,6 +245,9 @@ func (rep *Report) Settle() {
 		rep.Proved = "nothing about the entries' origin: the hash chain holds, but no seal covers it (accepted with --allow-unsealed)"
 	default:
 		rep.Proved = fmt.Sprintf("entries 1..%d are unchanged since the operator key %s sealed them in the log %s; not that they are true, nor that nothing came after the last seal", rep.Sealed, rep.OperatorKey, rep.RekorLogID)
+		if rep.Keys != "" {
+			rep.Proved += fmt.Sprintf(" (the register's keys, each handed over by a rotation its predecessor signed in the log: %s)", rep.Keys)
+		}
 		if rep.Unsealed > 0 {
 			rep.Proved += fmt.Sprintf("; entries %d..%d are unsealed and prove nothing (accepted with --allow-unsealed)", rep.Sealed+1, total)
 		}
@@ -282,16 +333,11 @@ func (rep *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "online: rests on the index: %s\n", o.RestsOnIndex)
 		}
 	}
+	for _, r := range rep.Rotations {
+		fmt.Fprintf(w, "key rotation %d: %s hands over to %s after entry %d%s\n", r.ID, r.Old, r.New, r.Size, verdict(r.IntegratedTime, r.Error))
+	}
 	for _, a := range rep.Artifacts {
-		state := "verified"
-		if a.Error != "" {
-			state = "FAILED: " + a.Error
-		}
-		when := ""
-		if a.IntegratedTime != nil {
-			when = ", integrated " + time.Unix(*a.IntegratedTime, 0).UTC().Format(time.RFC3339)
-		}
-		fmt.Fprintf(w, "artifact seal %d: %s sha256 %s%s: %s\n", a.ID, a.Kind, a.SHA256, when, state)
+		fmt.Fprintf(w, "artifact seal %d: %s sha256 %s%s\n", a.ID, a.Kind, a.SHA256, verdict(a.IntegratedTime, a.Error))
 	}
 	if rep.Journaled > 0 {
 		fmt.Fprintf(w, "journaled: %d entries were merged from the fallback journal (any process of the operator's user can write it: they record what a line said, not what the hook decided)\n", rep.Journaled)
@@ -326,6 +372,18 @@ func (rep *Report) WriteText(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "FAILED: %s\n", strings.TrimSpace(rep.Failure))
 	}
+}
+
+// verdict is ", integrated T: verified" (or ": FAILED: why").
+func verdict(integrated *int64, failure string) string {
+	when, state := "", "verified"
+	if integrated != nil {
+		when = ", integrated " + unixUTC(*integrated)
+	}
+	if failure != "" {
+		state = "FAILED: " + failure
+	}
+	return when + ": " + state
 }
 
 // NotPinnedLine is the first line of a report on a bundle whose operator
@@ -364,6 +422,14 @@ func VerifyRegister(ctx context.Context, reg *register.Register, o VerifyOptions
 		}
 	})
 	defer stop()
+	if o.Rotations, err = Records(reg.DB(), SubjectRotation); err != nil {
+		return nil, fmt.Errorf("reading key rotations: %w", err)
+	}
+	if o.ChainStart == nil && (o.Operator != nil || o.Fingerprint != "") {
+		if o.ChainStart, err = ChainStart(reg.DB()); err != nil {
+			return nil, fmt.Errorf("the register's first key: %w", err)
+		}
+	}
 	rep := VerifyStream(ctx, reg.ID(), func() (*register.Entry, error) {
 		e, err, ok := next()
 		if !ok {
@@ -378,7 +444,7 @@ func VerifyRegister(ctx context.Context, reg *register.Register, o VerifyOptions
 		return nil, fmt.Errorf("reading artifact seals: %w", err)
 	}
 	var first string
-	rep.Artifacts, first = CheckArtifacts(ctx, arts, o.Operator, o.Rekor)
+	rep.Artifacts, first = checkArtifactsOf(ctx, reg.ID(), arts, o)
 	if first != "" && rep.OK {
 		rep.OK, rep.Failure = false, first
 	}
@@ -395,4 +461,19 @@ func VerifyRegister(ctx context.Context, reg *register.Register, o VerifyOptions
 	}
 	rep.Settle()
 	return rep, nil
+}
+
+// checkArtifactsOf checks artifact seals against the register's key chain
+// (the operator key alone when it never rotated).
+func checkArtifactsOf(ctx context.Context, registerID string, arts []*Record, o VerifyOptions) ([]ArtifactResult, string) {
+	kc, _ := o.keyChain(ctx, registerID, nil)
+	if kc == nil || kc.Failure != "" {
+		return CheckArtifacts(ctx, arts, o.Operator, o.Rekor)
+	}
+	return CheckArtifactsChain(ctx, arts, kc, o.Rekor)
+}
+
+// CheckArtifactsOf is checkArtifactsOf for a bundle's artifact seals.
+func CheckArtifactsOf(ctx context.Context, registerID string, arts []*Record, o VerifyOptions) ([]ArtifactResult, string) {
+	return checkArtifactsOf(ctx, registerID, arts, o)
 }

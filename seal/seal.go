@@ -71,8 +71,14 @@ func SealRegister(ctx context.Context, db *sql.DB, src EntrySource, opts Options
 	if err != nil {
 		return nil, fmt.Errorf("reading the last seal: %w", err)
 	}
-	if last != nil && last.PublicKey != string(pubPEM) {
-		return nil, fmt.Errorf("the signing key (%s) is not the key of the earlier seals; a register is sealed with one key", Fingerprint(&opts.Key.PublicKey))
+	cur, pendingRot, err := currentKey(db)
+	switch {
+	case err != nil:
+		return nil, err
+	case pendingRot != nil:
+		return nil, fmt.Errorf("key rotation %d is signed but not yet in the log: run sentinel keygen --rotate again to upload it before sealing", pendingRot.ID)
+	case cur != nil && !cur.Equal(&opts.Key.PublicKey):
+		return nil, fmt.Errorf("the signing key (%s) is not the register's key (%s): a register is sealed by one key at a time, and a new key takes over only by a rotation the old key signs (sentinel keygen --rotate)", Fingerprint(&opts.Key.PublicKey), Fingerprint(cur))
 	}
 	if last != nil && last.Status == StatusPending {
 		if err := uploadRecord(ctx, db, last, opts); err != nil {
@@ -162,17 +168,10 @@ func SealArtifact(ctx context.Context, db *sql.DB, opts Options, kind, sha256hex
 	if err != nil {
 		return nil, err
 	}
-	sig, err := Sign(opts.Key, text)
+	rec, err := signedRecord(opts, SubjectArtifact, text)
 	if err != nil {
 		return nil, err
 	}
-	pubPEM, err := PublicKeyPEM(&opts.Key.PublicKey)
-	if err != nil {
-		return nil, err
-	}
-	rec := &Record{Kind: KindRekorV1, Subject: SubjectArtifact, Checkpoint: string(text),
-		Signature: sig, PublicKey: string(pubPEM), Status: StatusPending,
-		RekorURL: opts.RekorURL, CreatedAt: now}
 	if db != nil {
 		if err := EnsureSchema(db); err != nil {
 			return nil, err
@@ -185,6 +184,22 @@ func SealArtifact(ctx context.Context, db *sql.DB, opts Options, kind, sha256hex
 		return rec, err
 	}
 	return rec, nil
+}
+
+// signedRecord is a pending record of text signed by opts.Key, to be
+// uploaded.
+func signedRecord(opts Options, subject string, text []byte) (*Record, error) {
+	sig, err := Sign(opts.Key, text)
+	if err != nil {
+		return nil, err
+	}
+	pubPEM, err := PublicKeyPEM(&opts.Key.PublicKey)
+	if err != nil {
+		return nil, err
+	}
+	return &Record{Kind: KindRekorV1, Subject: subject, Checkpoint: string(text), Signature: sig,
+		PublicKey: string(pubPEM), Status: StatusPending, RekorURL: opts.RekorURL,
+		CreatedAt: opts.Now().UTC().Truncate(time.Second)}, nil
 }
 
 // registerSource adapts a register to EntrySource.

@@ -326,7 +326,7 @@ func TestKeyChangeRefused(t *testing.T) {
 	e.mustSeal()
 	e.reg.add(1)
 	e.key = newKey(t)
-	if _, err := e.seal(); err == nil || !strings.Contains(err.Error(), "not the key of the earlier seals") {
+	if _, err := e.seal(); err == nil || !strings.Contains(err.Error(), "is not the register's key") || !strings.Contains(err.Error(), "keygen --rotate") {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -404,7 +404,7 @@ func TestTamperMatrix(t *testing.T) {
 		{name: "uuid edited", recs: func(r []*seal.Record) { r[0].RekorUUID = flip(r[0].RekorUUID) },
 			want: "seal 2: checkpoint names previous seal"},
 		{name: "different operator key", operator: &newKey(t).PublicKey,
-			want: "seal 1: checkpoint signature does not verify with the operator key"},
+			want: "seal 1: signed by key " + seal.Fingerprint(&e.key.PublicKey) + ", not the register's key"},
 		{name: "different Rekor key", rekor: otherRekor,
 			want: "seal 1: the Rekor log id " + e.log.LogID() + " is not the pinned Rekor key's"},
 	}

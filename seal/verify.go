@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 
 	"github.com/sigstore/rekor/pkg/generated/models"
@@ -40,6 +41,13 @@ type SealChecker struct {
 // its predecessor, and (for sealed records) Rekor's answer verifies against
 // the pinned key and binds exactly this checkpoint and operator key.
 func NewSealChecker(ctx context.Context, registerID string, recs []*Record, operator *ecdsa.PublicKey, key *RekorKey) *SealChecker {
+	return NewSealCheckerChain(ctx, registerID, recs, FollowRotations(ctx, registerID, operator, nil, key), key)
+}
+
+// NewSealCheckerChain is NewSealChecker with the register's key chain:
+// each seal must be signed by the key the chain gives its position, within
+// that key's time in the log.
+func NewSealCheckerChain(ctx context.Context, registerID string, recs []*Record, kc *KeyChain, key *RekorKey) *SealChecker {
 	c := &SealChecker{recs: recs, cps: make([]*Checkpoint, len(recs)), tree: NewTree()}
 	prevUUID, prevSize := NoPrev, uint64(0)
 	for i, r := range recs {
@@ -47,6 +55,7 @@ func NewSealChecker(ctx context.Context, registerID string, recs []*Record, oper
 		if e, err := ParseLogEntry([]byte(r.RekorEntry)); err == nil {
 			res.LogIndex, res.IntegratedTime = e.LogIndex, e.IntegratedTime
 		}
+		operator, timeErr := kc.checkSeal(r, res.IntegratedTime)
 		cp, err := ParseCheckpoint([]byte(r.Checkpoint))
 		switch {
 		case err != nil:
@@ -66,6 +75,12 @@ func NewSealChecker(ctx context.Context, registerID string, recs []*Record, oper
 		default:
 			if err := VerifyRecord(ctx, r, operator, key); err != nil {
 				res.Error = err.Error()
+				if signer := BodyKey(r); signer != nil && !signer.Equal(operator) {
+					res.Error = fmt.Sprintf("signed by key %s, not the register's key %s, and no key rotation sealed in the log hands over from %s to it: a different operator",
+						Fingerprint(signer), Fingerprint(operator), Fingerprint(operator))
+				}
+			} else if timeErr != "" {
+				res.Error = timeErr
 			}
 		}
 		if cp != nil {
@@ -76,6 +91,25 @@ func NewSealChecker(ctx context.Context, registerID string, recs []*Record, oper
 		c.Results = append(c.Results, res)
 	}
 	return c
+}
+
+// BodyKey is the public key in a sealed record's Rekor entry (nil when it
+// cannot be read): who signed it, as the log holds it.
+func BodyKey(r *Record) *ecdsa.PublicKey {
+	e, err := r.Entry()
+	if err != nil {
+		return nil
+	}
+	body, err := BodyBytes(e)
+	if err != nil {
+		return nil
+	}
+	var hr hashedRekordBody
+	if json.Unmarshal(body, &hr) != nil {
+		return nil
+	}
+	k, _ := ParsePublicKey(hr.Spec.Signature.PublicKey.Content)
+	return k
 }
 
 // Add feeds the hash of entry seq (1, 2, ...).

@@ -221,16 +221,9 @@ pending); 5 no register or no signing key.`,
 					return err
 				}
 			}
-			reg, err := register.Open(regPath)
+			reg, unlock, err := openLocked(regPath)
 			if err != nil {
-				return fail(exitError, "%v", err)
-			}
-			defer reg.Close()
-			// One seal run at a time (two SessionEnd hooks may fire together):
-			// each checkpoint names its predecessor.
-			unlock, err := sealLock(reg.Dir())
-			if err != nil {
-				return fail(exitError, "%v", err)
+				return err
 			}
 			defer unlock()
 			out := &sealOutput{Register: regPath, Uploaded: []*seal.Record{}}
@@ -306,6 +299,22 @@ func sealPrint(w io.Writer, asJSON bool, out *sealOutput, upErr error) error {
 		return exitCode(exitError)
 	}
 	return nil
+}
+
+// openLocked opens the register for sealing under the seal lock: one seal
+// run at a time (two SessionEnd hooks may fire together), since each
+// checkpoint names its predecessor. The returned func unlocks and closes.
+func openLocked(regPath string) (*register.Register, func(), error) {
+	reg, err := register.Open(regPath)
+	if err != nil {
+		return nil, nil, fail(exitError, "%v", err)
+	}
+	unlock, err := sealLock(reg.Dir())
+	if err != nil {
+		reg.Close()
+		return nil, nil, fail(exitError, "%v", err)
+	}
+	return reg, func() { unlock(); reg.Close() }, nil
 }
 
 // sealLock takes an exclusive lock on seal.lock beside the register,

@@ -119,7 +119,7 @@ not pinned.`,
 				stop := bundleProgress(cmd, b, "verifying the bundle", asJSON)
 				rep = b.Verify(ctx, bundlePath, o)
 				stop()
-				recs = append(b.Records(), b.ArtifactRecords()...)
+				recs = append(append(b.Records(), b.ArtifactRecords()...), b.RotationRecords()...)
 				if o.Operator == nil {
 					// The monitor searches for the key the bundle names.
 					o.Operator, _ = seal.ParsePublicKey([]byte(b.OperatorKey))
@@ -137,7 +137,7 @@ not pinned.`,
 					return registerError(regPath, err)
 				}
 				defer reg.Close()
-				for _, subject := range []string{seal.SubjectRegister, seal.SubjectArtifact} {
+				for _, subject := range []string{seal.SubjectRegister, seal.SubjectArtifact, seal.SubjectRotation} {
 					rs, err := seal.Records(reg.DB(), subject)
 					if err != nil {
 						return fail(exitError, "cannot read the seals: %v", err)
