@@ -94,6 +94,7 @@ func Run(o Options) (*Report, error) {
 	}
 	r := newReport(now().UTC(), &o)
 	t := newTally(&o)
+	defer t.close()
 	if len(o.Witness) > 0 {
 		w, err := ReadWitness(o.Witness)
 		if err != nil {
@@ -137,6 +138,9 @@ func Run(o Options) (*Report, error) {
 		r.Sources.CI = "present"
 	}
 	t.fill(r)
+	if err := t.err(); err != nil {
+		return nil, err
+	}
 	t.pair.fill(r, v0(r.Stops.UnconfirmedMarker.Total))
 	if t.wit != nil {
 		r.Witness = t.wit.Counts(t.witJoin)
@@ -229,17 +233,18 @@ func (t *tally) countOutcomes(r *Report) error {
 	}
 	if t.files > 0 {
 		// The transcripts' calls the hook never judged.
-		var us []outcome.Unguarded
+		var n int
+		var sessions []outcome.UnguardedSession
 		if t.o.Open != nil {
-			us, err = outcome.UnguardedIn(t.o.Open, ans.Calls)
+			n, sessions, err = outcome.UnguardedSessionsIn(t.o.Open, ans.Calls)
 		} else {
-			us, err = outcome.UnguardedFrom(t.o.Register, ans.Calls)
+			n, sessions, err = outcome.UnguardedSessionsFrom(t.o.Register, ans.Calls)
 		}
 		if err != nil {
 			return err
 		}
-		sum.Unguarded = len(us)
-		r.Unguarded.Sessions = i64(int64(len(outcome.BySession(us))))
+		sum.Unguarded = n
+		r.Unguarded.Sessions = i64(int64(len(sessions)))
 	}
 	c := sum.Cells()
 	r.Unguarded.Count = c.Unguarded

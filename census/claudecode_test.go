@@ -2,6 +2,7 @@ package census
 
 import (
 	"encoding/json"
+	"github.com/sentinel-guard/sentinel/internal/spill"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,7 +121,7 @@ func TestClaudeCodeTruth(t *testing.T) {
 			}
 
 			// outcomes, through the same reader.
-			ans, _, err := outcome.ReadAnswers([]string{projects})
+			ans, _, err := outcome.ReadAnswers([]string{projects}, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,7 +186,7 @@ func TestClaudeCodeUnguarded(t *testing.T) {
 		t.Errorf("census unguarded %+v, want %d calls in 1 session", c, len(want.IDs))
 	}
 	// The same over SQLite (the register's own JudgedIDs), and the ids.
-	ans, _, err := outcome.ReadAnswers([]string{projects})
+	ans, _, err := outcome.ReadAnswers([]string{projects}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,5 +220,22 @@ func TestClaudeCodeUnguarded(t *testing.T) {
 	}
 	if !named {
 		t.Errorf("a null unguarded count without its reason: %+v", r2.NotMeasured)
+	}
+}
+
+// TestClaudeCodeSpilled: the same truths (and the synthetic forms, window
+// and forked copies) with every map of the join on
+// disk from its second entry (internal/spill), as at 10M calls.
+func TestClaudeCodeSpilled(t *testing.T) {
+	spilled := spill.OnDisk(t)
+	t.Run("truth", TestClaudeCodeTruth)
+	t.Run("unguarded", TestClaudeCodeUnguarded)
+	t.Run("forms", TestDenialForms)
+	t.Run("window", TestWindow)
+	t.Run("forked", TestForkedCopiesCountOnce)
+	t.Run("codex", TestCodexRollouts)
+	t.Run("codex+claude", TestCodexBesideClaudeCode)
+	if !spilled() {
+		t.Error("no map moved to disk: the disk path was not tested")
 	}
 }

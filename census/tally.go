@@ -1,10 +1,12 @@
 package census
 
 import (
+	"encoding/binary"
 	"errors"
 	"sort"
 	"time"
 
+	"github.com/sentinel-guard/sentinel/internal/spill"
 	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/transcript"
@@ -49,6 +51,33 @@ type hookStop struct {
 	codex      bool // from a Codex rollout: an ask is unanswered by construction (codexUnanswered)
 }
 
+// hookCodec: the day, the session's key, then the five flags as one byte
+// (21 bytes a stop, on disk past spill.DefaultCap stops).
+var hookCodec = spill.Codec[hookStop]{
+	Enc: func(h hookStop) []byte {
+		b := binary.LittleEndian.AppendUint32(make([]byte, 0, 21), uint32(h.d))
+		b = append(b, h.session[:]...)
+		var f byte
+		for i, v := range []bool{h.hasSession, h.marker, h.unanswered, h.confirmed, h.codex} {
+			if v {
+				f |= 1 << i
+			}
+		}
+		return append(b, f)
+	},
+	Dec: func(b []byte) hookStop {
+		var h hookStop
+		if len(b) != 21 {
+			return h
+		}
+		h.d = day(int32(binary.LittleEndian.Uint32(b)))
+		copy(h.session[:], b[4:20])
+		f := b[20]
+		h.hasSession, h.marker, h.unanswered, h.confirmed, h.codex = f&1 != 0, f&2 != 0, f&4 != 0, f&8 != 0, f&16 != 0
+		return h
+	},
+}
+
 // tally accumulates what the transcripts and the register say.
 type tally struct {
 	o        *Options
@@ -59,7 +88,8 @@ type tally struct {
 	byCat    map[string]int64
 	byClass  map[string]int64
 	approved int64
-	hooks    map[transcript.Key]*hookStop
+	hooks    *spill.Map[transcript.Key, hookStop] // hook stops until the register says whose
+	nHooks   int64
 	answers  *outcome.Answers
 	first    day
 	last     day
@@ -79,7 +109,7 @@ type ruleStop struct {
 }
 
 func newTally(o *Options) *tally {
-	t := &tally{o: o, days: map[day]*counts{}, hooks: map[transcript.Key]*hookStop{},
+	t := &tally{o: o, days: map[day]*counts{}, hooks: spill.New[transcript.Key](hookCodec),
 		answers: outcome.NewAnswers(), uses: map[transcript.Key]transcript.Call{}, first: noDay, last: noDay,
 		byKind:  zeroCounts(transcript.KindBlocked, transcript.KindUnavailable, transcript.KindParsingError),
 		byClass: zeroCounts(CallClasses...)}
@@ -126,7 +156,6 @@ func (t *tally) handler() transcript.Handler {
 				return
 			}
 			t.total.calls++
-			t.pair.sawCall(c.Key)
 			if b := t.bucket(dayOf(c.Time)); b != nil {
 				b.calls++
 			}
@@ -154,7 +183,8 @@ func (t *tally) result(_ string, r *transcript.Result) {
 		if r.Session != "" {
 			h.session, h.hasSession = transcript.KeyOf(r.Session), true
 		}
-		t.hooks[r.Key] = h
+		t.hooks.Put(r.Key, *h)
+		t.nHooks++
 		t.bucket(d) // the day is in the period even before it is resolved
 		return
 	}
@@ -245,14 +275,16 @@ func (t *tally) countRegister() (*RegisterCounts, error) {
 			return nil
 		}
 		stop := e.Decision == "ask" || e.Decision == "deny"
-		if stop && e.ToolUseID != "" && len(t.hooks) > 0 {
-			if h := t.hooks[transcript.KeyOf(e.ToolUseID)]; h != nil &&
+		if stop && e.ToolUseID != "" && t.nHooks > 0 {
+			k := transcript.KeyOf(e.ToolUseID)
+			if h, ok := t.hooks.Get(k); ok && !h.confirmed &&
 				(!h.hasSession || e.SessionID == "" || transcript.KeyOf(e.SessionID) == h.session) {
 				h.confirmed = true
 				// Codex shows a hook's ask to nobody: the sentinel answers it
 				// as a deny that says how to approve, and the register keeps
 				// it as the ask it was.
 				h.unanswered = h.unanswered || h.codex && e.Decision == "ask"
+				t.hooks.Put(k, h)
 			}
 		}
 		if !timeIn(e.Time, o.Since, o.Until) {
@@ -278,7 +310,7 @@ func (t *tally) countRegister() (*RegisterCounts, error) {
 			flags[e.Seq] = true
 		}
 		if t.files > 0 {
-			t.pair.register(&e, t.hooks)
+			t.pair.register(&e, t.hooks, t.answers.Calls)
 		}
 		if b := t.bucket(dayOf(e.Time)); b != nil {
 			b.flags++
@@ -377,11 +409,16 @@ func ruleClasses(rules []string, classOf func(string) string) []string {
 	return out
 }
 
+// err is the first error of the temporary files; close releases them.
+func (t *tally) err() error { return errors.Join(t.hooks.Err(), t.answers.Err()) }
+
+func (t *tally) close() { t.hooks.Close(); t.answers.Close() }
+
 // fill resolves the hook stops and writes the counts into the report:
 // null where nothing was read.
 func (t *tally) fill(r *Report) {
 	var matched, unanswered, unconfirmed int64
-	for _, h := range t.hooks {
+	t.hooks.Each(func(_ transcript.Key, h hookStop) error {
 		who := StopOtherHooks
 		switch {
 		case h.confirmed:
@@ -395,7 +432,8 @@ func (t *tally) fill(r *Report) {
 			unconfirmed++
 		}
 		t.stop(who, h.d)
-	}
+		return nil
+	})
 	st := &r.Stops
 	if t.files > 0 {
 		st.Total = i64(t.total.stops)

@@ -1,9 +1,8 @@
 package census
 
 import (
-	"bytes"
-	"slices"
-
+	"github.com/sentinel-guard/sentinel/internal/spill"
+	"github.com/sentinel-guard/sentinel/outcome"
 	"github.com/sentinel-guard/sentinel/register"
 	"github.com/sentinel-guard/sentinel/transcript"
 )
@@ -32,25 +31,20 @@ type Disagreement struct {
 	RegisterUnseen *int64 `json:"register_unseen"`
 }
 
-// witnessPair keeps the keys of the calls in the window (16 bytes each),
-// to tell a register stop the transcript contradicts (it holds the call but
-// no hook stop for it) from one it never saw.
+// witnessPair tells a register stop the transcript contradicts (it holds
+// the call but no hook stop for it) from one it never saw, by the calls in
+// the window the census collected for the unguarded join (outcome.Calls:
+// first sightings in the window, as this needs; read before that join
+// consumes them).
 type witnessPair struct {
-	calls          []transcript.Key
-	sorted         bool
 	registerOnly   int64
 	registerUnseen int64
-}
-
-func (p *witnessPair) sawCall(k transcript.Key) {
-	p.calls = append(p.calls, k)
-	p.sorted = false
 }
 
 // register compares one register entry in the window with the
 // transcripts: a deny, or an ask nobody could answer, is a stop the
 // harness should show as a hook's.
-func (p *witnessPair) register(e *register.Entry, hooks map[transcript.Key]*hookStop) {
+func (p *witnessPair) register(e *register.Entry, hooks *spill.Map[transcript.Key, hookStop], calls *outcome.Calls) {
 	if !(e.Decision == "deny" || (e.Decision == "ask" && !e.Attended)) {
 		return
 	}
@@ -59,14 +53,10 @@ func (p *witnessPair) register(e *register.Entry, hooks map[transcript.Key]*hook
 		return
 	}
 	k := transcript.KeyOf(e.ToolUseID)
-	if hooks[k] != nil {
+	if hooks.Has(k) {
 		return // the transcript holds a hook stop for this call
 	}
-	if !p.sorted {
-		slices.SortFunc(p.calls, func(a, b transcript.Key) int { return bytes.Compare(a[:], b[:]) })
-		p.sorted = true
-	}
-	if _, ok := slices.BinarySearchFunc(p.calls, k, func(a, b transcript.Key) int { return bytes.Compare(a[:], b[:]) }); ok {
+	if calls.Has(k) {
 		p.registerOnly++
 	} else {
 		p.registerUnseen++

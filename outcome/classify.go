@@ -67,7 +67,13 @@ func Of(decision, toolUseID string, ran bool, answers *Answers) (status, reason 
 	if toolUseID == "" {
 		return Classify(decision, false, false, AnswerNone)
 	}
-	status, reason = Classify(decision, true, ran, answers.Of(toolUseID))
+	// Only an ask that did not run needs the transcripts' answer: the
+	// lookup is skipped for the rest (on disk past spill.DefaultCap ids).
+	answer := AnswerNone
+	if decision == "ask" && !ran {
+		answer = answers.Of(toolUseID)
+	}
+	status, reason = Classify(decision, true, ran, answer)
 	if answers == nil && status == Unknown {
 		reason = "no outcome entry, and no transcripts were read"
 	}

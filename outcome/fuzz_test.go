@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sentinel-guard/sentinel/transcript"
 )
 
 // FuzzAnswers: transcripts hold text the agent and its tools wrote; reading
@@ -21,14 +23,16 @@ func FuzzAnswers(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, "f.jsonl"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		a, _, err := ReadAnswers([]string{dir})
+		a, _, err := ReadAnswers([]string{dir}, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, v := range a.ids {
-			if v != AnswerApproved && v != AnswerDeclined && v != AnswerUnanswered {
-				t.Fatalf("answer %q", v)
+		defer a.Close()
+		a.ids.Each(func(_ transcript.Key, v uint8) error {
+			if v == 0 || int(v) >= len(answerCodes) {
+				t.Fatalf("answer code %d", v)
 			}
-		}
+			return nil
+		})
 	})
 }

@@ -188,13 +188,6 @@ func Join(each func(func(register.Entry) error) error, answers *Answers) ([]Resu
 	return JoinWith(each, answers, Options{All: true})
 }
 
-func (a *Answers) ofKey(k transcript.Key) string {
-	if a == nil {
-		return ""
-	}
-	return a.ids[k]
-}
-
 func classifyJoined(j *joined, answer string, results []Result) string {
 	status, reason := Classify(j.decision, true, j.outSeq != 0, answer)
 	if j.idx >= 0 {

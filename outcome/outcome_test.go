@@ -11,7 +11,7 @@ import (
 // structured records, through the shared transcript reader. A result whose
 // call was never seen is not text-matched (the same rule as the census).
 func TestReadAnswers(t *testing.T) {
-	a, src, err := ReadAnswers([]string{"testdata"})
+	a, src, err := ReadAnswers([]string{"testdata"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestReadAnswers(t *testing.T) {
 	if a.Files != 2 || src.UnreadableLines != 1 || src.OrphanResults != 1 || a.Structured != 3 {
 		t.Errorf("files %d unreadable %d orphans %d structured %d", a.Files, src.UnreadableLines, src.OrphanResults, a.Structured)
 	}
-	if _, _, err := ReadAnswers([]string{"testdata/none"}); err == nil {
+	if _, _, err := ReadAnswers([]string{"testdata/none"}, true); err == nil {
 		t.Error("a missing dir must be an error (the caller decides)")
 	}
 }
@@ -75,7 +75,7 @@ func TestJoin(t *testing.T) {
 		{Seq: 18, Kind: register.KindOutcome, ToolUseID: "l3", Label: LabelFailed}, // before its decision (a journal merge)
 		{Seq: 19, Kind: register.KindDecision, Decision: "allow", ToolUseID: "l3"},
 	}
-	a, _, err := ReadAnswers([]string{"testdata"})
+	a, _, err := ReadAnswers([]string{"testdata"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package outcome
 
 import (
 	"fmt"
+	"github.com/sentinel-guard/sentinel/internal/spill"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
@@ -72,7 +73,7 @@ func TestJoinRegisterSameAsStream(t *testing.T) {
 	ans := NewAnswers()
 	ans.Files, ans.Structured = 1, 2
 	for i := 0; i < 2000; i += 3 {
-		ans.ids[transcript.KeyOf(fmt.Sprintf("toolu_%d", i))] = []string{AnswerApproved, AnswerDeclined, AnswerUnanswered}[i%3]
+		ans.ids.Put(transcript.KeyOf(fmt.Sprintf("toolu_%d", i)), answerCode([]string{AnswerApproved, AnswerDeclined, AnswerUnanswered}[i%3]))
 	}
 	windows := [][2]time.Time{{}, {start.Add(1500 * time.Microsecond), start.Add(6 * time.Millisecond)},
 		{start.Add(3001 * time.Nanosecond), {}}, {{}, start.Add(4499999 * time.Nanosecond)}}
@@ -117,5 +118,17 @@ func TestJoinRegisterSameAsStream(t *testing.T) {
 				t.Errorf("Summarize, answers %v, window %v:\n got %+v\nwant %+v", a != nil, w, got, want)
 			}
 		}
+	}
+}
+
+// TestSpilled: the answers, the join and the SQLite join over maps on disk
+// from their second entry (internal/spill) give what they give in memory.
+func TestSpilled(t *testing.T) {
+	spilled := spill.OnDisk(t)
+	t.Run("answers", TestReadAnswers)
+	t.Run("join", TestJoin)
+	t.Run("register", TestJoinRegisterSameAsStream)
+	if !spilled() {
+		t.Error("no map moved to disk: the disk path was not tested")
 	}
 }

@@ -140,7 +140,7 @@ func FuzzLine(f *testing.F) {
 		if fs.src.Records+fs.src.UnreadableLines > 2 {
 			t.Fatalf("one line counted more than once: %+v", fs.src)
 		}
-		r := &reader{calls: map[Key]uint8{}, h: Handler{Result: func(_ string, res *Result) {
+		r := &reader{calls: NewSeen(), h: Handler{Result: func(_ string, res *Result) {
 			if !known[res.Stopper] {
 				t.Fatalf("stopper %q", res.Stopper)
 			}

@@ -101,7 +101,8 @@ type Handler struct {
 // hands calls and results to h in file order, so that the counts do not
 // depend on scheduling. A missing or unreadable dir is an error.
 func Read(dirs []string, o Options, h Handler) (*Sources, error) {
-	r := &reader{o: o, h: h, calls: make(map[Key]uint8, 1<<12)}
+	r := &reader{o: o, h: h, calls: NewSeen()}
+	defer r.calls.Close()
 	for _, dir := range dirs {
 		files, wc, err := listFiles(dir)
 		if err != nil {
@@ -126,10 +127,10 @@ func Read(dirs []string, o Options, h Handler) (*Sources, error) {
 			return &r.src, err
 		}
 	}
-	return &r.src, nil
+	return &r.src, r.calls.Err()
 }
 
-// call flags, per distinct tool_use id.
+// call flags, per distinct tool_use id (kept in a Seen).
 const (
 	flagCall   uint8 = 1 << iota // the tool_use was seen
 	flagMCP                      // an mcp__* tool: its result text is never matched
@@ -140,7 +141,7 @@ type reader struct {
 	o     Options
 	h     Handler
 	src   Sources
-	calls map[Key]uint8
+	calls *Seen
 }
 
 // event is a tool call or a result that a worker found in one file.
@@ -471,6 +472,7 @@ func (r *reader) apply(fs *fileScan) error {
 	src.OversizedLines += fs.src.OversizedLines
 	src.OutsideWindow += fs.src.OutsideWindow
 	src.UndatedRecords += fs.src.UndatedRecords
+	r.calls.BeginFile()
 	for i := range fs.events {
 		if ev := &fs.events[i]; ev.result {
 			r.result(fs.path, ev)
@@ -478,6 +480,7 @@ func (r *reader) apply(fs *fileScan) error {
 			r.call(fs.path, ev)
 		}
 	}
+	r.calls.EndFile()
 	if r.h.FileDone != nil {
 		return r.h.FileDone(fs.path)
 	}
@@ -485,7 +488,7 @@ func (r *reader) apply(fs *fileScan) error {
 }
 
 func (r *reader) call(path string, ev *event) {
-	f := r.calls[ev.key]
+	f := r.calls.Flags(ev.key)
 	c := Call{Key: ev.key, ID: ev.id, Session: ev.session, Name: ev.name, InWindow: ev.inWindow, Time: ev.t, Off: ev.off, Size: ev.size}
 	if f&flagCall != 0 {
 		r.src.DuplicateToolCalls++
@@ -495,7 +498,7 @@ func (r *reader) call(path string, ev *event) {
 		if strings.HasPrefix(ev.name, "mcp__") {
 			f |= flagMCP
 		}
-		r.calls[ev.key] = f
+		r.calls.Set(ev.key, f)
 	}
 	if r.h.Call != nil {
 		r.h.Call(path, &c)
@@ -503,11 +506,11 @@ func (r *reader) call(path string, ev *event) {
 }
 
 func (r *reader) result(path string, ev *event) {
-	f, seen := r.calls[ev.key]
+	f := r.calls.Flags(ev.key)
 	if f&flagResult != 0 {
 		return // the same result copied into a forked or resumed session
 	}
-	seen = seen && f&flagCall != 0
+	seen := f&flagCall != 0
 	if !seen {
 		r.src.OrphanResults++
 	}
@@ -528,7 +531,7 @@ func (r *reader) result(path string, ev *event) {
 	if in.pd != nil {
 		r.src.StructuredResults++
 	}
-	r.calls[ev.key] = f | flagResult
+	r.calls.Set(ev.key, f|flagResult)
 	if r.h.Result != nil {
 		res := Result{Key: ev.key, ID: ev.id, Session: ev.session, InWindow: ev.inWindow, Time: ev.t, Verdict: attribute(in)}
 		r.h.Result(path, &res)

@@ -142,7 +142,7 @@ func TestVanishedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := map[Key]bool{}
-	r := &reader{h: Handler{Call: func(_ string, c *Call) { calls[c.Key] = true }}, calls: map[Key]uint8{}}
+	r := &reader{h: Handler{Call: func(_ string, c *Call) { calls[c.Key] = true }}, calls: NewSeen()}
 	if err := r.scanFiles([]string{filepath.Join(dir, "gone.jsonl"), fifo, good}); err != nil {
 		t.Fatal(err)
 	}

@@ -186,15 +186,19 @@ would take.`,
 				}
 				return nil
 			}
-			answers, _, err := readAnswersFor(transcripts)
+			answers, _, err := readAnswersFor(transcripts, false)
 			if err != nil {
 				return err
 			}
+			defer answers.Close()
 			c, err := newRowCap(cmd, n, gJSON, true)
 			if err != nil {
 				return err
 			}
 			if err := streamGrades(cmd.OutOrStdout(), r, answers, gJSON, c); err != nil {
+				return fail(exitError, "%v", err)
+			}
+			if err := answers.Err(); err != nil {
 				return fail(exitError, "%v", err)
 			}
 			return nil

@@ -318,11 +318,15 @@ Exit codes: 0 printed (an empty register prints nothing), 3 usage,
 			defer registerProgress(cmd, reg, "reading", asJSON, true)()
 			var answers *outcome.Answers
 			if asJSON {
-				if answers, _, err = readAnswersFor(transcripts); err != nil {
+				if answers, _, err = readAnswersFor(transcripts, false); err != nil {
 					return err
 				}
+				defer answers.Close()
 			}
 			if err := streamLog(cmd.OutOrStdout(), reg, f, asJSON, answers); err != nil {
+				return fail(exitError, "%v", err)
+			}
+			if err := answers.Err(); err != nil {
 				return fail(exitError, "%v", err)
 			}
 			return nil

@@ -61,10 +61,11 @@ transcripts could not be read, 5 no register.`,
 				return err
 			}
 			defer r.Close()
-			answers, dir, err := readAnswersFor(transcripts)
+			answers, dir, err := readAnswersFor(transcripts, true)
 			if err != nil {
 				return err
 			}
+			defer answers.Close()
 			c, err := newRowCap(cmd, n, asJSON, true)
 			if err != nil {
 				return err
@@ -91,8 +92,10 @@ transcripts could not be read, 5 no register.`,
 // readAnswersFor reads what the transcripts in dir (default Claude Code's)
 // say about asks, for outcome.Of. A default directory that does not exist
 // gives nil answers (declined and unanswered are then not measured); a named
-// one that cannot be read is an error.
-func readAnswersFor(dir string) (*outcome.Answers, string, error) {
+// one that cannot be read is an error. calls: also collect the tool calls,
+// for the unguarded join. The caller closes the answers and checks their
+// Err after the join (a lookup in their temporary file can fail).
+func readAnswersFor(dir string, calls bool) (*outcome.Answers, string, error) {
 	explicit := dir != ""
 	if !explicit {
 		dir = transcript.DefaultDir(paths.Home())
@@ -100,8 +103,9 @@ func readAnswersFor(dir string) (*outcome.Answers, string, error) {
 	if _, err := os.Stat(dir); err != nil && !explicit {
 		return nil, dir, nil
 	}
-	answers, _, err := outcome.ReadAnswers([]string{dir})
+	answers, _, err := outcome.ReadAnswers([]string{dir}, calls)
 	if err != nil {
+		answers.Close()
 		return nil, dir, fail(exitError, "%v", err)
 	}
 	return answers, dir, nil
@@ -161,12 +165,14 @@ func streamOutcomes(w io.Writer, r *register.Register, answers *outcome.Answers,
 	// Calls the transcripts show that the hook never judged.
 	sessions := []outcome.UnguardedSession{}
 	if answers != nil {
-		us, err := outcome.UnguardedIn(r, answers.Calls)
+		n, ss, err := outcome.UnguardedSessionsIn(r, answers.Calls)
 		if err != nil {
 			return nil, err
 		}
-		sum.Unguarded = len(us)
-		sessions = outcome.BySession(us)
+		sum.Unguarded, sessions = n, ss
+		if err := answers.Err(); err != nil {
+			return nil, err
+		}
 	}
 	cells := sum.Cells()
 	if asJSON {

@@ -55,6 +55,7 @@ func checkUnguarded(rep *doctorReport) {
 		from = since
 	}
 	calls := outcome.NewCalls()
+	defer calls.Close()
 	src, err := transcript.Read([]string{dir}, transcript.Options{ModifiedSince: from},
 		transcript.Handler{Call: func(_ string, c *transcript.Call) { calls.Add(c) }})
 	if err != nil {
