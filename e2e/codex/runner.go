@@ -1,0 +1,152 @@
+// Package codex runs the real Codex CLI (codex exec) against the real
+// sentinel hooks, with the scripted fake Responses API of
+// e2e/fakeresponses, and checks what happened: on disk, in what the model
+// was told, in the register, and in census and outcomes over the rollouts
+// Codex wrote.
+//
+// A run happens inside a loopback-only network namespace (unshare -n, then
+// ip link set lo up): the fake listens there on a fixed port (each run has
+// its own loopback), and Codex reaches nothing else. Codex runs as an
+// unprivileged user (setpriv), as a person would. The namespace side is
+// this package's runner, started by re-executing the test binary (see
+// RunnerEnv); the test side sets up the throwaway HOME, CODEX_HOME and
+// project (not under /tmp: Codex's sandbox refuses to start there, and the
+// sentinel treats /tmp and /var/tmp as scratch space, not a HOME).
+package codex
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/sentinel-guard/sentinel/e2e/fakeresponses"
+)
+
+// RunnerEnv names the environment variable that makes the test binary act
+// as the runner inside the namespace: its value is the spec file.
+const RunnerEnv = "SENTINEL_E2E_CODEX_SPEC"
+
+// fakePort is where the fake listens, inside each run's own namespace; the
+// config.toml written before the run names it.
+const fakePort = 18765
+
+// Spec is one Codex run, as the runner reads it.
+type Spec struct {
+	Codex      string               `json:"codex"`
+	Home       string               `json:"home"`
+	Project    string               `json:"project"`
+	UID        int                  `json:"uid"`
+	Args       []string             `json:"args"` // after "codex exec --json --skip-git-repo-check"
+	Script     fakeresponses.Script `json:"script"`
+	OutDir     string               `json:"out_dir"`
+	TimeoutSec int                  `json:"timeout_sec"`
+}
+
+// Outcome is what the runner saw.
+type Outcome struct {
+	IDs      []string                `json:"ids"`
+	Results  []fakeresponses.Result  `json:"results"`
+	Requests []fakeresponses.Request `json:"requests"`
+	ExitCode int                     `json:"exit_code"`
+	TimedOut bool                    `json:"timed_out"`
+	Seconds  float64                 `json:"seconds"`
+	Error    string                  `json:"error,omitempty"`
+}
+
+// RunRunner is the namespace side: it brings up loopback, serves the fake
+// there, runs Codex and writes outcome.json to the spec's OutDir.
+func RunRunner(specPath string) error {
+	raw, err := os.ReadFile(specPath)
+	if err != nil {
+		return err
+	}
+	var sp Spec
+	if err := json.Unmarshal(raw, &sp); err != nil {
+		return fmt.Errorf("spec %s: %v", specPath, err)
+	}
+	oc := run(sp)
+	b, _ := json.MarshalIndent(oc, "", "  ")
+	return os.WriteFile(filepath.Join(sp.OutDir, "outcome.json"), b, 0o644)
+}
+
+func run(sp Spec) *Outcome {
+	oc := &Outcome{ExitCode: -1}
+	if out, err := exec.Command("ip", "link", "set", "lo", "up").CombinedOutput(); err != nil {
+		oc.Error = fmt.Sprintf("ip link set lo up: %v: %s", err, out)
+		return oc
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(fakePort))
+	if err != nil {
+		oc.Error = err.Error()
+		return oc
+	}
+	srv := fakeresponses.New(sp.Script)
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	defer hs.Close()
+	oc.IDs = srv.IDs()
+
+	id := strconv.Itoa(sp.UID)
+	args := append([]string{"--reuid", id, "--regid", id, "--clear-groups", "--", sp.Codex, "exec", "--json", "--skip-git-repo-check"}, sp.Args...)
+	args = append(args, "Run the scripted commands.")
+	cmd := exec.Command("setpriv", args...)
+	cmd.Env = []string{
+		"HOME=" + sp.Home,
+		"CODEX_HOME=" + filepath.Join(sp.Home, ".codex"),
+		"USER=nobody", "LOGNAME=nobody",
+		"PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
+		"LANG=C.UTF-8",
+		"OPENAI_API_KEY=sk-fake-test",
+	}
+	cmd.Dir = sp.Project
+	stdout, err := os.Create(filepath.Join(sp.OutDir, "events.jsonl"))
+	if err != nil {
+		oc.Error = err.Error()
+		return oc
+	}
+	defer stdout.Close()
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	timeout := time.Duration(sp.TimeoutSec) * time.Second
+	if timeout <= 0 {
+		timeout = 120 * time.Second
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		oc.Error = err.Error()
+		return oc
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(timeout):
+		oc.TimedOut = true
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	oc.Seconds = time.Since(start).Seconds()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		oc.ExitCode = 0
+	case errors.As(err, &ee):
+		oc.ExitCode = ee.ExitCode()
+	}
+	os.WriteFile(filepath.Join(sp.OutDir, "stderr.txt"), stderr.Bytes(), 0o644)
+	// Let a last request in flight finish before reading the results.
+	time.Sleep(100 * time.Millisecond)
+	oc.Results = srv.Results()
+	oc.Requests = srv.Requests()
+	return oc
+}
