@@ -10,7 +10,10 @@ import (
 	"github.com/sentinel-guard/sentinel/register"
 )
 
-var codexDir = filepath.Join("..", "testdata", "codex", "0.169.0")
+// codexDirs are the two probe runs of testdata/codex/0.169.0 (its e2e/
+// runs are the suite's own).
+var codexDirs = []string{filepath.Join("..", "testdata", "codex", "0.169.0", "other-hooks"),
+	filepath.Join("..", "testdata", "codex", "0.169.0", "untrusted")}
 
 // TestCodexRollouts counts the real Codex rollouts of testdata/codex
 // against a register that answered the trusted run's calls: the hook that
@@ -51,7 +54,7 @@ func TestCodexRollouts(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r, _ := run(t, Options{TranscriptDirs: []string{codexDir}, Register: outcome.Entries(reg), Open: reg, RuleClass: judge.ClassOf})
+			r, _ := run(t, Options{TranscriptDirs: codexDirs, Register: outcome.Entries(reg), Open: reg, RuleClass: judge.ClassOf})
 			if r.Sources.TranscriptFiles != 2 || r.Sources.CodexFiles != 2 {
 				t.Fatalf("sources %+v", r.Sources)
 			}
@@ -103,7 +106,7 @@ func TestCodexRollouts(t *testing.T) {
 // harness's columns are counts again (Claude Code's), and not_measured
 // says the Codex share of them is not.
 func TestCodexBesideClaudeCode(t *testing.T) {
-	r, _ := run(t, Options{TranscriptDirs: []string{formsDir, codexDir}})
+	r, _ := run(t, Options{TranscriptDirs: append([]string{formsDir}, codexDirs...)})
 	if r.Sources.CodexFiles != 2 || r.Sources.TranscriptFiles <= 2 {
 		t.Fatalf("sources %+v", r.Sources)
 	}
