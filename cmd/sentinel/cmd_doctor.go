@@ -267,9 +267,19 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 			fmt.Fprintf(w, "      %-16s fix: %s\n", "", c.Fix)
 		}
 	}
-	if rep.OK {
+	warns := 0
+	for _, c := range rep.Checks {
+		if c.Status == doctorWarn {
+			warns++
+		}
+	}
+	switch {
+	case rep.OK && warns == 0:
 		fmt.Fprintln(w, "doctor: all checks hold")
-	} else {
+	case rep.OK:
+		// A WARN is not a hold: the last line must not say every check held.
+		fmt.Fprintf(w, "doctor: no check fails; %d warning(s) above (WARN, see fix:)\n", warns)
+	default:
 		fmt.Fprintln(w, "doctor: some checks FAIL (see fix:)")
 	}
 }

@@ -102,7 +102,7 @@ func exitCode(exit int) error { return &exitErr{exit: exit, code: genericCode(ex
 // error: a missing register is no_register for every command.
 func registerError(path string, err error) error {
 	if errors.Is(err, register.ErrNotExist) {
-		return failCode("no_register", "no register at %s yet: no tool call has been recorded (install the hook: sentinel install --user)", path)
+		return failCode("no_register", "no register at %s yet: no tool call has reached the hook (the first one creates it; sentinel doctor says whether the hook is installed)", path)
 	}
 	if errors.Is(err, register.ErrVanished) {
 		// The register this machine had is gone or empty: that is a finding
