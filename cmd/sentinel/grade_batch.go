@@ -208,7 +208,17 @@ func printUngraded(w io.Writer, r *register.Register, asJSON bool, c *rowCap) er
 		}
 		bw.WriteString("\n}\n")
 	case n == 0:
-		fmt.Fprintln(bw, "every flag is graded")
+		// Nothing ungraded and nothing graded: there is no flag at all, and
+		// "every flag is graded" would claim grades the user never gave.
+		refs, err := r.GradeRefs()
+		if err != nil {
+			return err
+		}
+		if len(refs) == 0 {
+			fmt.Fprintln(bw, "no flag to grade: the register holds no ask or deny")
+		} else {
+			fmt.Fprintln(bw, "every flag is graded")
+		}
 	default:
 		tw.Flush()
 		bw.WriteString(c.note("ungraded flags"))
