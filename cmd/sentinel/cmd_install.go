@@ -338,11 +338,11 @@ func applySettings(w io.Writer, verb string, f settingsFile, o *jobject, exists 
 }
 
 func newInstallCmd() *cobra.Command {
-	var user, project, dryRun, sealOnEnd, asJSON, harden, managed bool
-	var hookPath string
+	var user, project, dryRun, sealOnEnd, asJSON, harden, managed, codex bool
+	var hookPath, codexBin string
 	var timeout int
 	install := &cobra.Command{
-		Use:   "install [--user|--project|--managed] [--harden] [--dry-run]",
+		Use:   "install [--user|--project|--managed|--codex] [--harden] [--dry-run]",
 		Short: "Register sentinel-hook in Claude Code's settings",
 		Long: `install adds sentinel-hook to a Claude Code settings file, for every tool
 ("matcher": "*"), as a PreToolUse hook (the decision), and as a PostToolUse
@@ -390,14 +390,28 @@ owned by root, with allowManagedHooksOnly: no user or project file can
 switch them off. The hook binary must be root-owned (--hook-path
 /usr/local/bin/sentinel-hook).
 
-Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write
-(or bubblewrap/socat missing for --harden).`,
+--codex installs the hook in OpenAI's Codex CLI instead: PreToolUse and
+PostToolUse handlers (matcher "*", the absolute path of sentinel-hook, an
+explicit timeout) in $CODEX_HOME/hooks.json (default ~/.codex), and their
+[hooks.state."<key>"] trusted_hash entries in $CODEX_HOME/config.toml:
+without them Codex skips the hook without a word. config.toml is edited
+minimally (tables added, removed or renamed, every other byte kept) and
+refused if it does not parse; the trust entries of other hooks that move
+are renamed with them. Then, when a Codex binary is found (--codex-bin,
+$SENTINEL_CODEX_BIN, else codex on PATH), Codex itself is asked (codex
+app-server, hooks/list) whether the hook is trusted and enabled; if it is
+not, install exits 1.
+
+Exit codes: 0 done (or nothing to do), 1 Codex reports the hook would not
+run (--codex), 3 usage, 4 could not read or write (or bubblewrap/socat
+missing for --harden; or the named Codex binary would not answer).`,
 		Example: `  sentinel install --dry-run
   sentinel install --user
   sentinel install --project --timeout 5
   sentinel install --seal-on-session-end
   sentinel install --harden
-  sudo sentinel install --managed --hook-path /usr/local/bin/sentinel-hook`,
+  sudo sentinel install --managed --hook-path /usr/local/bin/sentinel-hook
+  sentinel install --codex`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The hook answers fail-closed by its own deadline (at most
@@ -409,6 +423,19 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write
 			}
 			if managed && (user || project) {
 				return fail(exitUsage, "--managed writes the managed settings; it excludes --user and --project")
+			}
+			if codex {
+				if user || project || managed || harden || sealOnEnd {
+					return fail(exitUsage, "--codex writes Codex's hooks.json and config.toml; it excludes --user, --project, --managed, --harden and --seal-on-session-end")
+				}
+				hookExe, err := findHookBinary(hookPath)
+				if err != nil {
+					return err
+				}
+				return runCodexInstall(cmd.OutOrStdout(), cmd.ErrOrStderr(), true, hookExe, timeout, dryRun, asJSON, codexBin)
+			}
+			if codexBin != "" {
+				return fail(exitUsage, "--codex-bin goes with --codex")
 			}
 			if harden && project {
 				return fail(exitUsage, "--harden writes this machine's paths, which do not belong in committed project settings: use it with --user (or --managed)")
@@ -495,14 +522,16 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write
 	install.Flags().BoolVar(&sealOnEnd, "seal-on-session-end", false, "also add a SessionEnd hook running 'sentinel seal --if-due'")
 	install.Flags().BoolVar(&harden, "harden", false, "also turn on Claude Code's Bash sandbox and deny rules over sentinel's files (needs bubblewrap, socat)")
 	install.Flags().BoolVar(&managed, "managed", false, "as root: write the hooks and the hardening as managed settings (/etc/claude-code/managed-settings.d/50-sentinel.json)")
+	install.Flags().BoolVar(&codex, "codex", false, "install in OpenAI's Codex CLI: $CODEX_HOME/hooks.json and its trust entries in config.toml")
+	install.Flags().StringVar(&codexBin, "codex-bin", "", "with --codex: the Codex binary that confirms the hook is trusted (default $SENTINEL_CODEX_BIN, else codex on PATH)")
 	return install
 }
 
 func newUninstallCmd() *cobra.Command {
 
-	var uUser, uProject, uDryRun, uJSON, uManaged bool
+	var uUser, uProject, uDryRun, uJSON, uManaged, uCodex bool
 	uninstall := &cobra.Command{
-		Use:   "uninstall [--user|--project|--managed] [--dry-run]",
+		Use:   "uninstall [--user|--project|--managed|--codex] [--dry-run]",
 		Short: "Remove sentinel's hooks from Claude Code's settings",
 		Long: `uninstall removes exactly the hooks install added (sentinel-hook as
 PreToolUse, PostToolUse and PostToolUseFailure, sentinel seal --if-due as
@@ -517,13 +546,25 @@ since is left as it is, and one that had another value before is set back.
 --managed (as root) removes sentinel's managed settings file, and only a
 file install --managed wrote.
 
+--codex removes sentinel-hook from $CODEX_HOME/hooks.json and the
+[hooks.state] trust entries of the handlers it removed (and those install
+--codex wrote for keys no handler holds any more) from config.toml; the
+trust entries of other hooks that move up are renamed with them.
+
 The register is not touched.
 
 Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 		Example: `  sentinel uninstall --dry-run
-  sentinel uninstall --user`,
+  sentinel uninstall --user
+  sentinel uninstall --codex`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if uCodex {
+				if uUser || uProject || uManaged {
+					return fail(exitUsage, "--codex excludes --user, --project and --managed")
+				}
+				return runCodexInstall(cmd.OutOrStdout(), cmd.ErrOrStderr(), false, "", 0, uDryRun, uJSON, "")
+			}
 			if uManaged {
 				if uUser || uProject {
 					return fail(exitUsage, "--managed excludes --user and --project")
@@ -571,5 +612,6 @@ Exit codes: 0 done (or nothing to do), 3 usage, 4 could not read or write.`,
 	uninstall.Flags().BoolVar(&uDryRun, "dry-run", false, "print the changes, write nothing")
 	uninstall.Flags().BoolVar(&uJSON, "json", false, "print the file, the changes and the backup as JSON")
 	uninstall.Flags().BoolVar(&uManaged, "managed", false, "as root: remove sentinel's managed settings file")
+	uninstall.Flags().BoolVar(&uCodex, "codex", false, "remove sentinel's hooks and their trust entries from Codex's $CODEX_HOME")
 	return uninstall
 }

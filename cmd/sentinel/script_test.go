@@ -87,6 +87,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_STATE_HOME", filepath.Join(work, "xstate"))
 			env.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(work, "home", ".claude"))
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
+			// Codex's home is $HOME/.codex, and no real Codex is asked.
+			env.Setenv("CODEX_HOME", "")
+			env.Setenv("SENTINEL_CODEX_BIN", "")
 			env.Setenv("SENTINEL_UNATTENDED", "")
 			env.Setenv("BIN", binDir)
 			// The signing key's password (keygen encrypts by default).
