@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sentinel-guard/sentinel/e2e/e2eutil"
 )
 
 // truthCounts are the stops the scenario knows, by census column.
@@ -71,24 +73,7 @@ func countTruth(calls []*call) truthCounts {
 }
 
 // jsonTree is decoded JSON with a path getter.
-type jsonTree map[string]any
-
-// num is the number at a dotted path; ok is false when the key is absent
-// or null.
-func (j jsonTree) num(path string) (int64, bool) {
-	var v any = map[string]any(j)
-	for _, k := range strings.Split(path, ".") {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return 0, false
-		}
-		if v, ok = m[k]; !ok {
-			return 0, false
-		}
-	}
-	f, ok := v.(float64)
-	return int64(f), ok
-}
+type jsonTree = e2eutil.JSONTree
 
 // checkCensus runs `sentinel census` over the transcripts Claude Code wrote
 // (and the run's register) and compares every column with the truth.
@@ -99,7 +84,7 @@ func checkCensus(t *testing.T, w *workspace, m mode, calls []*call) {
 	n := countTruth(calls)
 	eq := func(path string, want int64) {
 		t.Helper()
-		got, ok := rep.num(path)
+		got, ok := rep.Num(path)
 		tally(path, want, got, ok)
 		check(t, "census", ok && got == want, "%s: census %s = %s, truth %d", m.Name, path, show(got, ok), want)
 	}
@@ -189,7 +174,7 @@ func checkOutcomes(t *testing.T, w *workspace, m mode, calls []*call) {
 	}
 	n := countTruth(calls)
 	for path, want := range map[string]int64{"asks.approved": n.AskApproved, "asks.declined": n.AskDeclined, "denies.breached": 0} {
-		v, ok := rep.Summary.num(path)
+		v, ok := rep.Summary.Num(path)
 		check(t, "outcomes", ok && v == want, "%s: outcomes summary %s = %s, truth %d", m.Name, path, show(v, ok), want)
 	}
 }

@@ -3,7 +3,6 @@ package claudecode
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/sentinel-guard/sentinel/e2e/e2eutil"
 	"github.com/sentinel-guard/sentinel/e2e/fakeapi"
 )
 
@@ -198,34 +198,15 @@ func headless(cmd *exec.Cmd, sp Spec, oc *Outcome, timeout time.Duration) {
 	defer stdout.Close()
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	oc.ExitCode, oc.TimedOut, err = e2eutil.RunWithin(cmd, timeout)
+	if err != nil {
 		oc.Error = err.Error()
 		return
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(timeout):
-		oc.TimedOut = true
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		err = <-done
-	}
-	oc.ExitCode = exitCode(err)
 	os.WriteFile(filepath.Join(sp.OutDir, "stderr.txt"), stderr.Bytes(), 0o644)
 }
 
-func exitCode(err error) int {
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.ExitCode()
-	}
-	return -1
-}
+var exitCode = e2eutil.ExitCode
 
 // interactive drives Claude Code's terminal interface. At a permission
 // prompt for script step k it chooses the option sp.Answers[k] names ("yes"

@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinel-guard/sentinel/e2e/e2eutil"
 	"github.com/sentinel-guard/sentinel/e2e/fakeapi"
 )
 
@@ -203,7 +204,7 @@ func sourceRoot(t *testing.T) string {
 	if r := os.Getenv(SourceEnv); r != "" {
 		return r
 	}
-	r, err := moduleRoot()
+	r, err := e2eutil.ModuleRoot()
 	must(t, err)
 	return r
 }

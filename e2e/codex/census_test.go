@@ -7,25 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sentinel-guard/sentinel/e2e/e2eutil"
 )
 
-// jsonTree is decoded JSON with a path getter.
-type jsonTree map[string]any
-
-// get is the value at a dotted path; ok is false when a key is absent.
-func (j jsonTree) get(path string) (any, bool) {
-	var v any = map[string]any(j)
-	for _, k := range strings.Split(path, ".") {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if v, ok = m[k]; !ok {
-			return nil, false
-		}
-	}
-	return v, true
-}
+type jsonTree = e2eutil.JSONTree
 
 // checkCensus runs `sentinel census` over the rollouts Codex wrote (and
 // the run's register) and compares every column with the truth: the
@@ -60,7 +46,7 @@ func checkCensus(t *testing.T, w *workspace, mode string, calls []*call, unguard
 		"unguarded.count":                 unguarded,
 		"sources.codex_files":             1,
 	} {
-		v, ok := rep.get(path)
+		v, ok := rep.Get(path)
 		f, isNum := v.(float64)
 		check(t, "", ok && isNum && int64(f) == want, "%s: census %s = %v, truth %d", mode, path, v, want)
 	}
@@ -74,7 +60,7 @@ func checkCensus(t *testing.T, w *workspace, mode string, calls []*call, unguard
 	}
 	for _, path := range []string{"stops.classifier.total", "stops.permission_rules.total", "stops.no_human_mode.total", "stops.user.total",
 		"human_at_prompt.declined", "human_at_prompt.approved"} {
-		v, ok := rep.get(path)
+		v, ok := rep.Get(path)
 		check(t, "", ok && v == nil, "%s: census %s = %v, want null (a rollout does not record it)", mode, path, v)
 		cell := strings.TrimSuffix(path, ".total")
 		if i := strings.Index(cell, "human_at_prompt"); i >= 0 {

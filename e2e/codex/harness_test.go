@@ -5,14 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sentinel-guard/sentinel/e2e/e2eutil"
 )
 
 // workspace is one run's throwaway world: HOME (owned by nobody) with
@@ -88,21 +88,7 @@ func newWorkspace(t *testing.T, e *env, name string) *workspace {
 		must(t, os.MkdirAll(d, 0o755))
 	}
 	must(t, os.WriteFile(filepath.Join(w.home, keepFile), []byte("do not delete\n"), 0o644))
-	git := func(args ...string) {
-		t.Helper()
-		c := exec.Command("git", append([]string{"-C", w.project}, args...)...)
-		c.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-		if out, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	git("config", "user.email", "e2e@example.invalid")
-	git("config", "user.name", "e2e")
-	must(t, os.WriteFile(filepath.Join(w.project, trackedFile), []byte(committedText), 0o644))
-	git("add", trackedFile)
-	git("commit", "-q", "-m", "initial")
-	must(t, os.WriteFile(filepath.Join(w.project, trackedFile), []byte(changedText), 0o644))
+	e2eutil.GitProject(t, w.project, trackedFile, committedText, changedText)
 
 	// The operator's Codex configuration before sentinel: the fake
 	// provider (HTTP only: supports_websockets = false) and another hook.
@@ -219,28 +205,14 @@ func (w *workspace) earlierCall(t *testing.T) {
 
 // asNobody is a command run as the unprivileged user with this HOME.
 func (w *workspace) asNobody(prog string, args ...string) *exec.Cmd {
-	id := strconv.Itoa(nobody)
-	c := exec.Command("setpriv", append([]string{"--reuid", id, "--regid", id, "--clear-groups", "--", prog}, args...)...)
-	c.Env = []string{"HOME=" + w.home, "CODEX_HOME=" + w.codex, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"}
-	c.Dir = w.project
-	return c
+	return e2eutil.AsNobody(w.home, w.project, []string{"CODEX_HOME=" + w.codex}, prog, args...)
 }
 
 // sentinelJSON runs a sentinel subcommand as nobody and decodes its JSON
 // output. Exit code 1 is allowed where the command uses it for a finding.
 func (w *workspace) sentinelJSON(t *testing.T, v any, args ...string) {
 	t.Helper()
-	c := w.asNobody(w.e.sentinel, args...)
-	var stdout, stderr bytes.Buffer
-	c.Stdout, c.Stderr = &stdout, &stderr
-	err := c.Run()
-	var ee *exec.ExitError
-	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
-		t.Fatalf("sentinel %v: %v\n%s%s", args, err, stdout.Bytes(), stderr.Bytes())
-	}
-	if err := json.Unmarshal(stdout.Bytes(), v); err != nil {
-		t.Fatalf("sentinel %v: output is not JSON: %v\n%s%s", args, err, stdout.Bytes(), stderr.Bytes())
-	}
+	e2eutil.RunJSON(t, w.asNobody(w.e.sentinel, args...), v)
 }
 
 // launch runs Codex once in a fresh network namespace with the script and
@@ -307,26 +279,8 @@ func tail(s string, n int) string {
 	return s
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func writeJSONFile(t *testing.T, path string, v any) {
-	t.Helper()
-	b, err := json.MarshalIndent(v, "", "  ")
-	must(t, err)
-	must(t, os.WriteFile(path, b, 0o644))
-}
-
-func chownR(t *testing.T, dir string, id int) {
-	t.Helper()
-	must(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		return os.Lchown(p, id, id)
-	}))
-}
+var (
+	must          = e2eutil.Must
+	writeJSONFile = e2eutil.WriteJSONFile
+	chownR        = e2eutil.ChownR
+)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sentinel-guard/sentinel/e2e/e2eutil"
 )
 
 func TestMain(m *testing.M) {
@@ -34,12 +36,8 @@ const defaultCodexBin = "/opt/sentinel-ci/codex/node_modules/@openai/codex-linux
 // CodexBinEnv overrides where the codex binary is.
 const CodexBinEnv = "SENTINEL_CODEX_BIN"
 
-// SourceEnv names another checkout of sentinel to build the binaries from
-// (to try a branch's hooks against the suite); default this module.
-const SourceEnv = "SENTINEL_E2E_SRC"
-
 // nobody is the unprivileged user Codex runs as.
-const nobody = 65534
+const nobody = e2eutil.Nobody
 
 // env is what every scenario shares: the codex binary, its version and
 // the sentinel binaries built once.
@@ -81,16 +79,8 @@ func setup() (*env, string, error) {
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Sprintf("no Codex binary at %s (set %s, or run .ci/run, which installs @openai/codex@0.169.0 from npm there)", bin, CodexBinEnv), nil
 	}
-	if os.Geteuid() != 0 {
-		return nil, "not root: the suite needs unshare -n for a loopback-only network namespace and setpriv to run Codex as an unprivileged user", nil
-	}
-	for _, tool := range []string{"unshare", "setpriv", "ip", "git"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return nil, fmt.Sprintf("%s is not installed (util-linux, iproute2, git)", tool), nil
-		}
-	}
-	if out, err := exec.Command("unshare", "-n", "ip", "link", "set", "lo", "up").CombinedOutput(); err != nil {
-		return nil, fmt.Sprintf("cannot make a network namespace here (unshare -n: %v: %s)", err, strings.TrimSpace(string(out))), nil
+	if why := e2eutil.NamespaceSkip("Codex"); why != "" {
+		return nil, why, nil
 	}
 	out, err := exec.Command(bin, "--version").Output()
 	if err != nil {
@@ -98,44 +88,10 @@ func setup() (*env, string, error) {
 	}
 	// "codex-cli 0.169.0"
 	version := strings.TrimPrefix(strings.TrimSpace(string(out)), "codex-cli ")
-	dir, err := os.MkdirTemp("", "sentinel-e2e-codex-bin-")
+	dir, err := e2eutil.BuildSentinel("sentinel-e2e-codex-bin-")
+	buildDir = dir
 	if err != nil {
 		return nil, "", err
-	}
-	buildDir = dir
-	if err := os.Chmod(dir, 0o755); err != nil {
-		return nil, "", err
-	}
-	root := os.Getenv(SourceEnv)
-	if root == "" {
-		if root, err = moduleRoot(); err != nil {
-			return nil, "", err
-		}
-	}
-	// go test caches a passing result by what this process read; the build
-	// below reads the sources in a child, so look at them here too, or a
-	// cached pass would hide a change to the hooks.
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if err == nil && (strings.HasSuffix(p, ".go") || d.Name() == "go.mod" || d.Name() == "go.sum") {
-			os.Stat(p)
-		}
-		return nil
-	})
-	build := exec.Command("go", "build", "-o", dir+"/", "./cmd/sentinel", "./cmd/sentinel-hook")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	return &env{codex: bin, version: version, sentinel: filepath.Join(dir, "sentinel"), hook: filepath.Join(dir, "sentinel-hook")}, "", nil
-}
-
-func moduleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %v", err)
-	}
-	return filepath.Dir(strings.TrimSpace(string(out))), nil
 }

@@ -17,7 +17,6 @@ package codex
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -25,9 +24,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
+	"github.com/sentinel-guard/sentinel/e2e/e2eutil"
 	"github.com/sentinel-guard/sentinel/e2e/fakeresponses"
 )
 
@@ -116,33 +115,17 @@ func run(sp Spec) *Outcome {
 	defer stdout.Close()
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	timeout := time.Duration(sp.TimeoutSec) * time.Second
 	if timeout <= 0 {
 		timeout = 120 * time.Second
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	oc.ExitCode, oc.TimedOut, err = e2eutil.RunWithin(cmd, timeout)
+	if err != nil {
 		oc.Error = err.Error()
 		return oc
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(timeout):
-		oc.TimedOut = true
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		err = <-done
-	}
 	oc.Seconds = time.Since(start).Seconds()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		oc.ExitCode = 0
-	case errors.As(err, &ee):
-		oc.ExitCode = ee.ExitCode()
-	}
 	os.WriteFile(filepath.Join(sp.OutDir, "stderr.txt"), stderr.Bytes(), 0o644)
 	// Let a last request in flight finish before reading the results.
 	time.Sleep(100 * time.Millisecond)

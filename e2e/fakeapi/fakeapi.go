@@ -83,15 +83,7 @@ type Server struct {
 
 // New makes a server for a script. Tool-use ids are random per server.
 func New(s Script) *Server {
-	prefix := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, s.IDPrefix)
-	if len(prefix) > 12 {
-		prefix = prefix[:12]
-	}
+	prefix := IDPrefix(s.IDPrefix)
 	srv := &Server{script: s, seen: map[string]bool{}, notify: make(chan struct{}, 1)}
 	for i := range s.Steps {
 		srv.ids = append(srv.ids, fmt.Sprintf("toolu_01%s%02d%s", prefix, i, randHex(6)))
@@ -139,6 +131,24 @@ func (s *Server) finishedLocked() bool {
 
 // Changed is signalled (without blocking, coalesced) after every request.
 func (s *Server) Changed() <-chan struct{} { return s.notify }
+
+// IDPrefix is a script's id prefix as it may appear in an id: its
+// alphanumerics, at most 12 (e2e/fakeresponses uses it too).
+func IDPrefix(s string) string {
+	prefix := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
+	if len(prefix) > 12 {
+		prefix = prefix[:12]
+	}
+	return prefix
+}
+
+// RandHex is n random bytes in hex.
+func RandHex(n int) string { return randHex(n) }
 
 func randHex(n int) string {
 	b := make([]byte, n)

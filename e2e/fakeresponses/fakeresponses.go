@@ -22,8 +22,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -32,6 +30,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sentinel-guard/sentinel/e2e/fakeapi"
 )
 
 // Step is one turn of the scripted model: a function call (Function with
@@ -90,17 +90,9 @@ type Server struct {
 
 // New makes a server for a script. Call ids are random per server.
 func New(s Script) *Server {
-	prefix := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, s.IDPrefix)
-	if len(prefix) > 12 {
-		prefix = prefix[:12]
-	}
+	prefix := fakeapi.IDPrefix(s.IDPrefix)
 	srv := &Server{script: s, seen: map[string]bool{}}
-	tag := randHex(4)
+	tag := fakeapi.RandHex(4)
 	for i := range s.Steps {
 		srv.ids = append(srv.ids, fmt.Sprintf("call_%s%s_%02d", prefix, tag, i))
 	}
@@ -126,12 +118,6 @@ func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.requests...)
-}
-
-func randHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 // ServeHTTP answers the endpoints Codex calls.
