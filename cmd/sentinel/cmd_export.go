@@ -64,7 +64,9 @@ The bundle is written with mode 0600: disclosed inputs may be sensitive.
 Sigstore bundle v0.3 (protobuf-specs' types): DIR/seal-N.sigstore.json, the
 exact signed text DIR/seal-N.txt, the operator's DIR/operator.pub and, for a
 log other than the public-good one, DIR/trusted_root.json naming that log's key
-and URL. Then, with no sentinel binary:
+and URL. Each signing key is also written as DIR/operator-<first 12 hex of its
+fingerprint>.pub: after a key rotation (keygen --rotate) the seals before it
+are the old key's, and the rotation statement (a seal-N.txt too) names both. Then, with no sentinel binary:
 
   cosign verify-blob --new-bundle-format --bundle seal-1.sigstore.json \
     --key operator.pub [--trusted-root trusted_root.json] seal-1.txt
@@ -178,7 +180,7 @@ func exportSigstore(cmd *cobra.Command, reg *register.Register, dir string, pubP
 		return fail(exitError, "--sigstore: %v", err)
 	}
 	var recs []*seal.Record
-	for _, subject := range []string{seal.SubjectRegister, seal.SubjectArtifact} {
+	for _, subject := range []string{seal.SubjectRegister, seal.SubjectArtifact, seal.SubjectRotation} {
 		rs, err := seal.Records(reg.DB(), subject)
 		if err != nil {
 			return fail(exitError, "--sigstore: %v", err)
@@ -195,7 +197,7 @@ func exportSigstore(cmd *cobra.Command, reg *register.Register, dir string, pubP
 	if err := write("operator.pub", pubPEM); err != nil {
 		return err
 	}
-	n, urls := 0, map[string]bool{}
+	n, urls, keys := 0, map[string]bool{}, map[string]bool{}
 	var first time.Time
 	for _, r := range recs {
 		if r.Status != seal.StatusSealed {
@@ -210,6 +212,15 @@ func exportSigstore(cmd *cobra.Command, reg *register.Register, dir string, pubP
 		}
 		if err := write(fmt.Sprintf("seal-%d.txt", r.ID), []byte(r.Checkpoint)); err != nil {
 			return err
+		}
+		// After a key rotation the seals have more than one signer: each
+		// key is written as operator-<12 hex of its fingerprint>.pub, to be
+		// checked against the fingerprints the rotation statements name.
+		if pub, err := seal.ParsePublicKey([]byte(r.PublicKey)); err == nil && !keys[seal.KeyID(pub)] {
+			keys[seal.KeyID(pub)] = true
+			if err := write("operator-"+seal.KeyID(pub)[:12]+".pub", []byte(r.PublicKey)); err != nil {
+				return err
+			}
 		}
 		if t, ok := r.IntegratedAt(); ok && (first.IsZero() || t.Before(first)) {
 			first = t

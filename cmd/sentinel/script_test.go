@@ -80,7 +80,7 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		Setup: func(env *testscript.Env) error {
 			work := env.WorkDir
-			env.Setenv("PATH", binDir+string(filepath.ListSeparator)+env.Getenv("PATH"))
+			env.Setenv("PATH", binDir+string(filepath.ListSeparator)+env.Getenv("PATH")+string(filepath.ListSeparator)+ciToolDir)
 			env.Setenv("HOME", filepath.Join(work, "home"))
 			env.Setenv("SENTINEL_HOME", filepath.Join(work, "state"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, "config"))
@@ -106,6 +106,10 @@ func TestScripts(t *testing.T) {
 			switch cond {
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "cosign", "rekor-cli":
+				return ciTool(cond) != "", nil
+			case "realrekor":
+				return realRekorBuilt(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
