@@ -29,6 +29,7 @@ type replayOutput struct {
 	CatalogHash    string `json:"catalog_hash"` // with the configuration replayed under
 	Config         string `json:"config"`
 	*protocol.ReplayReport
+	mustKeepFile string // --must-keep as given, for the table's last line
 }
 
 func newReplayCmd() *cobra.Command {
@@ -90,7 +91,7 @@ bundle, configuration or must-keep file, 5 no register.`,
 			if err != nil {
 				return fail(exitError, "replay: %v", err)
 			}
-			out := replayOutput{Source: source, CatalogVersion: judge.CatalogVersion,
+			out := replayOutput{mustKeepFile: mustKeepPath, Source: source, CatalogVersion: judge.CatalogVersion,
 				CatalogHash: judge.CatalogHashFor(cfg), Config: cfgName, ReplayReport: rep}
 			w := cmd.OutOrStdout()
 			if asJSON {
@@ -229,7 +230,12 @@ func printReplay(w io.Writer, o *replayOutput) {
 	fmt.Fprintf(w, "self-concordance (your own grading, not precision): before %s, after %s\n",
 		protoRatio(r.SelfConcordanceBefore, none), protoRatio(r.SelfConcordanceAfter, none))
 	if len(r.MustKeep) == 0 {
-		fmt.Fprintln(w, "must-keep: none listed (--must-keep FILE)")
+		if o.mustKeepFile != "" {
+			// The file was given: telling its user to pass --must-keep misleads.
+			fmt.Fprintf(w, "must-keep: %s lists no entry (nothing to gate)\n", o.mustKeepFile)
+		} else {
+			fmt.Fprintln(w, "must-keep: none listed (--must-keep FILE)")
+		}
 		return
 	}
 	fmt.Fprintf(w, "must-keep: %d listed, gate %s\n", len(r.MustKeep), strings.ToUpper(r.Gate))
