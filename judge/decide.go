@@ -254,6 +254,7 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 			return err
 		}
 		j.writePath(p, kindEdit, tool+" "+p)
+		j.noteNotebook(p, obj) // session.go
 	case "Read":
 		p, err := stringField(obj, "file_path", true)
 		if err != nil {

@@ -26,55 +26,67 @@ func (j *judge) carryFacts(res *parse.Result) {
 	}
 	for i := range res.Execs {
 		e := &res.Execs[i]
-		srcs, dest := copied(e)
-		if dest == "" {
-			continue
+		srcs, dests := copied(e)
+		for _, dest := range dests {
+			j.carryTo(e, srcs, dest)
 		}
-		d, ok := j.resolve(dest, e.Dir)
+	}
+}
+
+// carryTo leaves the facts of the sources the session remembers for dest.
+func (j *judge) carryTo(e *parse.Exec, srcs []string, dest string) {
+	d, ok := j.resolve(dest, e.Dir)
+	if !ok {
+		return
+	}
+	for _, s := range srcs {
+		sp, ok := j.resolve(s, e.Dir)
 		if !ok {
 			continue
 		}
-		for _, s := range srcs {
-			sp, ok := j.resolve(s, e.Dir)
-			if !ok {
-				continue
-			}
-			f, ok := j.env.Memory.Written(path.Clean(sp))
-			if !ok {
-				continue
-			}
-			j.used("memory: " + sp + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + ", copied to " + d)
-			st := j.sessionState()
-			for _, to := range []string{d, path.Join(d, path.Base(sp))} {
-				st.facts.Written = append(st.facts.Written, WrittenFact{Path: to, Verdict: f.Verdict, Input: f.Input, Rules: f.Rules})
-				if contains(st.ran, path.Clean(to)) {
-					// copied and run in the same call (cp x.sh y.sh && ./y.sh):
-					// the parse asked for y.sh before this copy was seen
-					j.writtenRun(to, f)
-				}
+		f, ok := j.env.Memory.Written(path.Clean(sp))
+		if !ok {
+			continue
+		}
+		j.used("memory: " + sp + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + ", copied to " + d)
+		st := j.sessionState()
+		for _, to := range []string{d, path.Join(d, path.Base(sp))} {
+			st.facts.Written = append(st.facts.Written, WrittenFact{Path: to, Verdict: f.Verdict, Input: f.Input, Rules: f.Rules})
+			if contains(st.ran, path.Clean(to)) {
+				// copied and run in the same call (cp x.sh y.sh && ./y.sh):
+				// the parse asked for y.sh before this copy was seen
+				j.writtenRun(to, f)
 			}
 		}
 	}
 }
 
 // copied is what an execution copies and where to: a copier's sources and
-// destination (programs' CopyDest), or a reader's operands sent to a file
-// with > (cat x.sh > y.sh).
-func copied(e *parse.Exec) ([]string, string) {
+// destination (programs' CopyDest), a reader's operands sent to a file
+// with > (cat x.sh > y.sh), or a compiler's sources and what it makes of
+// them (programs.Compiles: cc x.c makes a.out, which runs what x.c spawns).
+func copied(e *parse.Exec) ([]string, []string) {
 	if e.Dynamic || len(e.Argv) == 0 {
-		return nil, ""
+		return nil, nil
 	}
 	args := wordValues(e.Argv[1:])
 	p := programs.Lookup(e.Name)
 	if p.Is(programs.Copier) {
-		return p.CopyDest(args)
+		srcs, dest := p.CopyDest(args)
+		if dest == "" {
+			return nil, nil
+		}
+		return srcs, []string{dest}
+	}
+	if srcs, outs := programs.Compiles(e.Name, args); len(srcs) > 0 {
+		return srcs, outs
 	}
 	if p.Is(programs.Reader) && !p.Is(programs.Pattern) {
 		for _, r := range e.Redirects {
 			if (r.Op == ">" || r.Op == ">|" || r.Op == ">>") && (r.Fd == -1 || r.Fd == 1) && r.Target.Static {
-				return p.Parse(args).Pos, r.Target.Value
+				return p.Parse(args).Pos, []string{r.Target.Value}
 			}
 		}
 	}
-	return nil, ""
+	return nil, nil
 }

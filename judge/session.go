@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"encoding/json"
 	"path"
 	"path/filepath"
 	"strings"
@@ -155,6 +156,14 @@ func (j *judge) noteWritten(p, text string) {
 		}
 	}
 	s.facts.Written = append(s.facts.Written, f)
+	if f.Verdict > Allow && path.Ext(p) == ".go" {
+		// go test, go generate run the package, not a file named on the
+		// line: the directory keeps the fact too (a later harmless file
+		// there does not clear it)
+		pkg := f
+		pkg.Path = path.Join(path.Dir(p), programs.GoPackage)
+		s.facts.Written = append(s.facts.Written, pkg)
+	}
 	j.persistedContent(p, f)
 }
 
@@ -347,4 +356,32 @@ func (j *judge) wroteInput(p string) bool {
 	}
 	f, ok := j.env.Memory.Written(path.Clean(p))
 	return ok && f.Input > Allow
+}
+
+// noteNotebook keeps the fact for a NotebookEdit: the notebook's cells on
+// disk (when readable) with the new cell's source among them, judged as
+// jupyter would run them (programs.FileText). A cell deleted or replaced
+// is kept too: the fact may be stricter than the notebook, never weaker.
+func (j *judge) noteNotebook(p string, obj map[string]any) {
+	src, _ := obj["new_source"].(string)
+	if mode, _ := obj["edit_mode"].(string); mode == "delete" || src == "" {
+		return
+	}
+	if t, _ := obj["cell_type"].(string); t == "markdown" {
+		return
+	}
+	var nb struct {
+		Cells []map[string]any `json:"cells"`
+	}
+	if rp, ok := j.resolve(p, j.cwd); ok && !j.env.NoFiles {
+		if text, err := readScript(rp); err == nil {
+			_ = json.Unmarshal([]byte(text), &nb)
+		}
+	}
+	nb.Cells = append(nb.Cells, map[string]any{"cell_type": "code", "source": src})
+	b, err := json.Marshal(nb)
+	if err != nil {
+		return
+	}
+	j.noteWritten(p, string(b))
 }

@@ -87,6 +87,7 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		if fs := programs.ToolFiles(name, words(c.argv[1:])); len(fs) > 0 && !c.help && allStatic(c.argv[1:]) {
 			w.toolFiles(c, fs) // pytest's conftest.py, python -m MOD (files.go)
 		}
+		w.compiled(c, name) // cc -o t x.c: t runs what x.c spawns (files.go)
 		var next bool
 		// One case per program of the model (Canon: its aliases and
 		// versioned names are the model's).

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path"
 	"sort"
+	"strings"
 
 	"github.com/sentinel-guard/sentinel/programs"
 )
@@ -152,6 +153,16 @@ func (w *walker) toolFiles(c *cmd, fs []programs.ToolFile) {
 		a := arg{Word: Word{Value: f.Path, Static: true}}
 		inner := *c
 		inner.stdin, inner.runs = nil, nil
+		if path.Base(f.Path) == programs.GoPackage {
+			// go test, go generate: every Go file written in that directory
+			dir := path.Dir(w.resolvePath(c.dir, f.Path))
+			for _, wf := range w.writtenFiles() {
+				if path.Dir(wf.Path) == dir && strings.HasSuffix(wf.Path, ".go") {
+					text, lang := programs.FileText(f.Lang, wf.Text)
+					w.writtenCode(&inner, text, lang, "written "+path.Base(wf.Path))
+				}
+			}
+		}
 		if t, p, ok := w.writtenText(c, a); ok {
 			// written earlier in the same command: judged whole
 			text, lang := programs.FileText(f.Lang, t)
@@ -167,5 +178,27 @@ func (w *walker) toolFiles(c *cmd, fs []programs.ToolFile) {
 		w.inFile = abs
 		w.writtenCode(&inner, text, shebangLang(text, lang), "file "+path.Base(abs))
 		w.inFile = outer
+	}
+}
+
+// compiled keeps, for the files a compiler makes of sources written
+// earlier in the same source, the shell text those sources spawn
+// (programs.SourceShell), so running the output (./a.out) is judged by it.
+func (w *walker) compiled(c *cmd, name string) {
+	if len(w.written) == 0 || c.help {
+		return
+	}
+	srcs, outs := programs.Compiles(name, words(c.argv[1:]))
+	var text strings.Builder
+	for _, s := range srcs {
+		if t, _, ok := w.writtenText(c, arg{Word: Word{Value: s, Static: true}}); ok {
+			text.WriteString(programs.SourceShell(t))
+		}
+	}
+	if text.Len() == 0 {
+		return
+	}
+	for _, o := range outs {
+		w.keepWritten(w.resolvePath(c.dir, o), "#!/bin/sh\n"+text.String())
 	}
 }

@@ -2,6 +2,7 @@ package programs
 
 import (
 	"encoding/json"
+	"path"
 	"strings"
 )
 
@@ -52,6 +53,18 @@ func ToolFiles(name string, args []string) []ToolFile {
 			if strings.HasPrefix(a, "-m") && len(a) > 2 {
 				return pythonModule(a[2:])
 			}
+			if a == "-c" && i+1 < len(args) {
+				return pythonImports(args[i+1]) // python -c 'import helper' runs helper.py
+			}
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+		}
+	case "node":
+		for i, a := range args {
+			if (a == "-e" || a == "--eval" || a == "-p" || a == "--print") && i+1 < len(args) {
+				return jsRequires(args[i+1]) // node -e "require('./x')" runs x.js
+			}
 			if !strings.HasPrefix(a, "-") {
 				break
 			}
@@ -64,6 +77,10 @@ func ToolFiles(name string, args []string) []ToolFile {
 				}
 			}
 		}
+	case "go":
+		return goToolFiles(args) // source.go
+	case "java":
+		return javaToolFiles(args)
 	case "tsx":
 		if o := Operands(args); len(o) > 0 {
 			return []ToolFile{{Path: o[0], Lang: "js"}}
@@ -105,6 +122,47 @@ func ToolFiles(name string, args []string) []ToolFile {
 var conftests = []ToolFile{{Path: "conftest.py", Lang: "python"}, {Path: "tests/conftest.py", Lang: "python"},
 	{Path: "test/conftest.py", Lang: "python"}}
 
+var (
+	pyImport  = lazy(`(?m)^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))`)
+	jsRequire = lazy(`(?:require|import)\s*\(\s*['"](\.{1,2}/[^'"]+)['"]`)
+)
+
+// pythonImports are the project files inline python code imports (import
+// helper, from pkg.mod import x: helper.py, pkg/mod.py or its package's
+// __init__.py); importing a module runs it.
+func pythonImports(code string) []ToolFile {
+	var out []ToolFile
+	for _, m := range pyImport().FindAllStringSubmatch(code, 8) {
+		names := []string{m[1]}
+		if m[1] == "" {
+			names = strings.Split(m[2], ",")
+		}
+		for _, n := range names {
+			n = strings.Fields(strings.TrimSpace(n) + " ")[0] // import x as y
+			if n == "" || stdlibModules[n] {
+				continue
+			}
+			p := strings.ReplaceAll(n, ".", "/")
+			out = append(out, ToolFile{Path: p + ".py", Lang: "python"}, ToolFile{Path: p + "/__init__.py", Lang: "python"})
+		}
+	}
+	return out
+}
+
+// jsRequires are the project files inline js code requires or imports by
+// a relative path (require('./x'): x, x.js, x/index.js).
+func jsRequires(code string) []ToolFile {
+	var out []ToolFile
+	for _, m := range jsRequire().FindAllStringSubmatch(code, 8) {
+		p := m[1]
+		out = append(out, ToolFile{Path: p, Lang: "js"})
+		if !strings.HasSuffix(p, ".js") && !strings.HasSuffix(p, ".mjs") && !strings.HasSuffix(p, ".cjs") {
+			out = append(out, ToolFile{Path: p + ".js", Lang: "js"}, ToolFile{Path: p + "/index.js", Lang: "js"})
+		}
+	}
+	return out
+}
+
 func pythonModule(m string) []ToolFile {
 	if m == "pytest" || m == "py.test" {
 		return conftests
@@ -130,6 +188,8 @@ func FileLang(base string) (string, bool) {
 		return LangNotebook, true
 	case strings.HasSuffix(base, ".ps1"):
 		return LangPwsh, true
+	case sourceExts[path.Ext(base)]:
+		return LangSource, true // source.go
 	case strings.HasSuffix(base, ".ts") || strings.HasSuffix(base, ".mts") || strings.HasSuffix(base, ".cts") || strings.HasSuffix(base, ".tsx"):
 		return "js", true
 	}
@@ -164,6 +224,8 @@ func FileText(lang, text string) (string, string) {
 		return b.String(), ""
 	case LangPwsh:
 		return "pwsh -Command " + shellQuote(text), ""
+	case LangSource:
+		return SourceShell(text), ""
 	}
 	return text, lang
 }
