@@ -2,6 +2,7 @@ package judge
 
 import (
 	"path"
+	"strings"
 
 	"github.com/sentinel-guard/sentinel/parse"
 	"github.com/sentinel-guard/sentinel/programs"
@@ -89,4 +90,51 @@ func copied(e *parse.Exec) ([]string, []string) {
 		}
 	}
 	return nil, nil
+}
+
+// A PATH shim (issue 19 class 1): a file written this session in a
+// directory the command puts before the inherited PATH (PATH=$PWD/bin:$PATH
+// git status; export PATH=./bin:$PATH; ls) is what runs under that name.
+var _ = onCommand(func(j *judge, res *parse.Result) { j.pathShims(res) })
+
+func (j *judge) pathShims(res *parse.Result) {
+	if j.env.Memory == nil || j.sessionState().depth > 0 {
+		return
+	}
+	for i := range res.Execs {
+		e := &res.Execs[i]
+		if len(e.Argv) == 0 || !e.Argv[0].Static || strings.Contains(e.Argv[0].Value, "/") {
+			continue
+		}
+		for _, d := range shimDirs(e.Assigns) {
+			dir, ok := j.resolve(d, e.Dir)
+			if !ok {
+				continue
+			}
+			p := path.Join(dir, e.Argv[0].Value)
+			if f, ok := j.env.Memory.Written(p); ok {
+				j.used("memory: " + p + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + ", first on PATH")
+				j.writtenRun(p, f)
+			}
+		}
+	}
+}
+
+// shimDirs are the directories a PATH assignment puts before what it
+// inherits (the entries before the first one that is not static).
+func shimDirs(as []parse.Assign) []string {
+	val := ""
+	for _, a := range as {
+		if a.Name == "PATH" {
+			val = a.Value.Value // the last assignment is in effect
+		}
+	}
+	var out []string
+	for _, d := range strings.Split(val, ":") {
+		if d == "" || strings.Contains(d, "$") {
+			break
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -137,7 +137,9 @@ func (j *judge) noteWritten(p, text string) {
 	}
 	sub := newJudge(Call{ToolName: "Bash", Cwd: j.cwd}, j.env)
 	sub.sess = &sessionState{depth: s.depth + 1, files: s.files}
+	var includes []string
 	if lang == langMake {
+		includes = programs.MakeIncludes(text)
 		text, lang = makeShell(text, []string{makeAllGoals}), "" // every target's recipes
 	}
 	res, err := parse.Script(text, lang, p, sub.parseOptions())
@@ -153,6 +155,21 @@ func (j *judge) noteWritten(p, text string) {
 			if len(f.Rules) < maxFactRules && !contains(f.Rules, id) {
 				f.Rules = append(f.Rules, id)
 			}
+		}
+	}
+	for _, inc := range includes {
+		// make runs the recipes of what the makefile includes: a file the
+		// session wrote keeps its verdict here (include common.mk)
+		if j.env.Memory == nil {
+			break
+		}
+		ip := inc
+		if !path.IsAbs(ip) {
+			ip = path.Join(path.Dir(p), ip)
+		}
+		if g, ok := j.env.Memory.Written(path.Clean(ip)); ok && g.Verdict > f.Verdict {
+			j.used("memory: " + ip + " written in entry #" + itoa(g.Seq) + ": " + g.Verdict.String() + ", included by " + p)
+			f.Verdict, f.Rules = g.Verdict, g.Rules
 		}
 	}
 	s.facts.Written = append(s.facts.Written, f)

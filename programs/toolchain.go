@@ -284,3 +284,21 @@ var _ = register(
 	&Program{Name: "just", Kind: TaskRunner},
 	&Program{Name: "pre-commit", Kind: TaskRunner},
 )
+
+// MakeIncludes are the files a makefile's include, -include and sinclude
+// lines name (static words only).
+func MakeIncludes(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || (f[0] != "include" && f[0] != "-include" && f[0] != "sinclude") {
+			continue
+		}
+		for _, w := range f[1:] {
+			if !strings.ContainsAny(w, "$*?[") && len(out) < 8 {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
