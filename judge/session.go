@@ -363,10 +363,16 @@ func (j *judge) facts() *Facts {
 }
 
 // wroteInput reports a data file the session may remember as destructive
-// input: every .sql file, and any other the memory holds such a fact for.
+// input: every .sql file, and a command list (.txt, .cql, .redis, .in)
+// the memory holds such a fact for. Other files are not looked up: a Write
+// of a document does not pay for a register read.
 func (j *judge) wroteInput(p string) bool {
-	if strings.HasSuffix(p, ".sql") {
+	switch path.Ext(p) {
+	case ".sql":
 		return true
+	case ".txt", ".cql", ".redis", ".in":
+	default:
+		return false
 	}
 	if j.env.Memory == nil {
 		return false
