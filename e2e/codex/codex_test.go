@@ -20,7 +20,7 @@ import (
 // work lands: the check then holds or fails like any other.
 var pending = map[string]string{
 	"codex-dialect": "issue 24, codexhook: the hook answers Codex in its dialect (an ask as a deny with how to approve; apply_patch judged as Write/Edit); until then Codex runs what sentinel asks about, and apply_patch is not judged",
-	"codex-doctor":  "issue 24, codexinstall: sentinel doctor for Codex (a stale trust hash reported)",
+	"codex-doctor":  "issue 24, codexinstall: sentinel doctor for Codex (a stale trust hash reported); install --codex landed, doctor has no Codex check yet",
 }
 
 // check fails the test, or logs it as PENDING while key waits on a fix.

@@ -105,6 +105,7 @@ supports_websockets = false
 	must(t, os.WriteFile(filepath.Join(w.home, "other-hook.sh"), []byte(otherHook), 0o755))
 	w.installHooks(t)
 	chownR(t, w.home, nobody)
+	w.installSentinel(t)
 	return w
 }
 
@@ -124,32 +125,35 @@ type hooksFile struct {
 	Hooks map[string][]group `json:"hooks"`
 }
 
-// installHooks writes $CODEX_HOME/hooks.json (sentinel's PreToolUse and
-// PostToolUse hooks, and the other hook as a second PreToolUse group) and
-// the [hooks.state] trust entries Codex needs to run them. This is what
-// `sentinel install --codex` is to write; until it does, the suite writes
-// it, with Codex's trust hash computed as codex-hook-hash.py does.
+// installHooks writes the operator's $CODEX_HOME/hooks.json with another
+// PreToolUse hook, trusted (its [hooks.state] hash computed as
+// codex-hook-hash.py does, as if the operator had trusted it in Codex's
+// TUI); chownR then hands HOME to nobody and install runs
+// `sentinel install --codex` there (installSentinel).
 func (w *workspace) installHooks(t *testing.T) {
 	t.Helper()
 	cmd := func(c string) handler { return handler{Type: "command", Command: c, Timeout: hookTimeout} }
 	hf := hooksFile{Hooks: map[string][]group{
-		"PreToolUse": {
-			{Matcher: "*", Hooks: []handler{cmd(w.e.hook)}},
-			{Matcher: "*", Hooks: []handler{cmd(filepath.Join(w.home, "other-hook.sh"))}},
-		},
-		"PostToolUse": {{Matcher: "*", Hooks: []handler{cmd(w.e.hook + " post")}}},
+		"PreToolUse": {{Matcher: "*", Hooks: []handler{cmd(filepath.Join(w.home, "other-hook.sh"))}}},
 	}}
 	writeJSONFile(t, w.hooksJSON(), hf)
 	f, err := os.OpenFile(filepath.Join(w.codex, "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
 	must(t, err)
 	defer f.Close()
-	for _, ev := range []string{"PreToolUse", "PostToolUse"} {
-		for gi, g := range hf.Hooks[ev] {
-			for hi, h := range g.Hooks {
-				key := fmt.Sprintf("%s:%s:%d:%d", w.hooksJSON(), eventLabel[ev], gi, hi)
-				fmt.Fprintf(f, "\n[hooks.state.%s]\ntrusted_hash = %q\n", quoteTOML(key), trustHash(ev, g.Matcher, h))
-			}
-		}
+	g := hf.Hooks["PreToolUse"][0]
+	key := fmt.Sprintf("%s:%s:%d:%d", w.hooksJSON(), eventLabel["PreToolUse"], 0, 0)
+	fmt.Fprintf(f, "\n[hooks.state.%s]\ntrusted_hash = %q\n", quoteTOML(key), trustHash("PreToolUse", g.Matcher, g.Hooks[0]))
+}
+
+// installSentinel runs `sentinel install --codex` as nobody: sentinel's
+// PreToolUse and PostToolUse hooks and their trust entries, confirmed by
+// the real Codex (app-server hooks/list); it exits 1 if Codex would skip
+// them.
+func (w *workspace) installSentinel(t *testing.T) {
+	t.Helper()
+	c := w.asNobody(w.e.sentinel, "install", "--codex", "--hook-path", w.e.hook, "--codex-bin", w.e.codex)
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("sentinel install --codex: %v\n%s", err, out)
 	}
 }
 
@@ -181,11 +185,26 @@ func quoteTOML(s string) string {
 // after it was trusted: its hash no longer matches, and Codex skips it.
 func (w *workspace) staleTrust(t *testing.T) {
 	t.Helper()
-	var hf hooksFile
+	// Decoded generically, so that every other byte of meaning is kept.
+	var hf map[string]map[string][]map[string]any
 	raw, err := os.ReadFile(w.hooksJSON())
 	must(t, err)
 	must(t, json.Unmarshal(raw, &hf))
-	hf.Hooks["PreToolUse"][0].Hooks[0].Command += " "
+	n := 0
+	for _, g := range hf["hooks"]["PreToolUse"] {
+		hs, _ := g["hooks"].([]any)
+		for _, h := range hs {
+			if m, ok := h.(map[string]any); ok {
+				if c, _ := m["command"].(string); strings.HasPrefix(c, w.e.hook) {
+					m["command"] = c + " "
+					n++
+				}
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("hooks.json holds %d sentinel PreToolUse hooks, want 1:\n%s", n, raw)
+	}
 	writeJSONFile(t, w.hooksJSON(), hf)
 	must(t, os.Lchown(w.hooksJSON(), nobody, nobody))
 }
