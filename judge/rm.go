@@ -42,14 +42,14 @@ var _ = rules(
 	Rule{ID: RuleRmOutsideProject, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "recursive or forced rm of a path outside the project",
 		Alternative: "work inside the project or a temp dir; ask the operator to remove it",
-		Matches:     "recursive/forced rm outside the project and temp dirs",
+		Matches:     "recursive rm outside the project and temp dirs, or forced rm of a glob there (`rm -f` of one named file is RM-FILE-OUTSIDE-PROJECT)",
 		Fire:        []string{"rm -rf /opt/app", "rm -rf ~/Documents"},
 		Pass:        []string{"rm -rf build", "rm -rf /tmp/x"}},
 	Rule{ID: RuleRmFileOutsideProject, Class: ClassDestroyFiles, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "deleting a file outside the project",
 		Alternative: "leave files outside the project to the operator",
-		Matches:     "plain rm of a file outside the project",
-		Fire:        []string{"rm /home/user/notes.txt"},
+		Matches:     "plain or forced (`-f`, no `-r`) rm of a named file outside the project",
+		Fire:        []string{"rm /home/user/notes.txt", "rm -f ~/Downloads/report.pdf"},
 		Pass:        []string{"rm notes.txt", "rm /tmp/notes.txt"}},
 	Rule{ID: RuleRmDynamicTarget, Class: ClassDestroyFiles, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "recursive or forced rm of a path that is only known at run time",
@@ -172,7 +172,9 @@ func (j *judge) rmAbs(e *parse.Exec, p string, recursive, strong bool, detail st
 			j.add(RuleRmSystem, detail) // rm /etc/passwd
 			return
 		}
-		if strong {
+		// rm -f without -r removes one named file at most (a directory
+		// fails): the deletion of a file, unless a glob names many
+		if recursive || strong && strings.ContainsAny(p, "*?[") {
 			j.add(RuleRmOutsideProject, detail)
 		} else {
 			j.add(RuleRmFileOutsideProject, detail)

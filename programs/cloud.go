@@ -97,13 +97,26 @@ var _ = register(
 	&Program{Name: "kwallet-query", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return has(a, "-r", "--read-password") }},
 	&Program{Name: "docker", Names: []string{"podman", "nerdctl"}, Kind: Runner | CredPrinter, PrintsCredentials: dockerPrintsEnv},
 	&Program{Name: "heroku", Kind: CredPrinter | Cloud, Destroys: herokuDestroys, PrintsCredentials: func(a []string) bool {
-		return sub(a, "auth:token") || sub(a, "config") && has(a, "--json", "-s", "--shell")
+		// heroku config and config:get print the app's config vars' values
+		return sub(a, "auth:token") || sub(a, "config") || sub(a, "config:get")
 	}},
-	&Program{Name: "doctl", Names: []string{"fly", "flyctl", "netlify", "linode-cli", "hcloud", "ibmcloud", "oci", "scw", "exo", "vultr-cli", "railway", "render", "firebase"},
+	&Program{Name: "fly", Names: []string{"flyctl"}, Kind: CredPrinter | Cloud, Destroys: cloudVerbs(false, false),
+		PrintsCredentials: func(a []string) bool { return sub(a, "auth", "token") || sub(a, "tokens", "create") }},
+	&Program{Name: "netlify", Kind: CredPrinter | Cloud, Destroys: cloudVerbs(false, false), PrintsCredentials: func(a []string) bool {
+		return sub(a, "env:get") || sub(a, "env:list") && has(a, "--plain", "--json")
+	}},
+	&Program{Name: "infisical", Kind: CredPrinter, PrintsCredentials: secretsCLIPrints},
+	&Program{Name: "keyring", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return has(a, "get") }},
+	// docker-credential-HELPER get and git-credential-HELPER get print the
+	// stored secret for the server named on stdin (Lookup: by prefix).
+	&Program{Name: "docker-credential", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return sub(a, "get") }},
+	&Program{Name: "git-credential", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return sub(a, "get") }},
+	&Program{Name: "doctl", Names: []string{"linode-cli", "hcloud", "ibmcloud", "oci", "scw", "exo", "vultr-cli", "railway", "render", "firebase"},
 		Kind: Cloud, Destroys: cloudVerbs(false, false)},
 	&Program{Name: "vercel", Kind: Cloud, Destroys: cloudVerbs(true, true)},
 	&Program{Name: "supabase", Kind: Cloud | TaskRunner, Destroys: cloudVerbs(false, false)},
-	&Program{Name: "terraform", Names: []string{"tofu", "terragrunt"}, Kind: Infra, Destroys: terraformDestroys},
+	&Program{Name: "terraform", Names: []string{"tofu", "terragrunt"}, Kind: Infra | CredPrinter, Destroys: terraformDestroys,
+		PrintsCredentials: terraformPrintsSecrets},
 	&Program{Name: "pulumi", Names: []string{"cdk", "cdktf", "serverless", "sls"}, Kind: Infra,
 		Destroys: func(a []string) bool { o := Operands(a); return has(o, "destroy") || has(o, "remove") }},
 )
@@ -195,6 +208,34 @@ func ghDestroys(args []string) bool {
 func herokuDestroys(args []string) bool {
 	p := Operands(args)
 	return !DryRun(args) && len(p) > 0 && (p[0] == "apps:destroy" || p[0] == "pg:reset" || p[0] == "destroy")
+}
+
+// secretsCLIPrints: doppler secrets [get|download], infisical secrets
+// [get], export: the values of the project's secrets.
+func secretsCLIPrints(a []string) bool {
+	return sub(a, "secrets") && !sub(a, "secrets", "set") && !sub(a, "secrets", "delete") || sub(a, "export")
+}
+
+// terraformPrintsSecrets: output -json/-raw print sensitive outputs in
+// plain text (plain output masks them), show -json and state pull print
+// the whole state, secrets included.
+func terraformPrintsSecrets(args []string) bool {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		args = args[1:] // -chdir=DIR
+	}
+	switch {
+	case sub(args, "output"):
+		for _, a := range args[1:] {
+			if a == "-json" || a == "--json" || a == "-raw" || a == "--raw" || strings.HasPrefix(a, "-raw=") {
+				return true
+			}
+		}
+	case sub(args, "show"):
+		return has(args, "-json", "--json")
+	case sub(args, "state", "pull"):
+		return true
+	}
+	return false
 }
 
 // terraformDestroys: destroy, apply -destroy, and the same under

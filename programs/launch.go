@@ -268,7 +268,7 @@ var _ = register(
 		Kind: Runner, Launch: launchAt(S("nsfewpuU", "server-num", "server-args", "auth-file", "error-file", "wait",
 			"xauth-protocol", "config-file", "dbus-daemon", "directory", "env"))},
 	&Program{Name: "sshpass", Kind: Runner, Launch: launchAt(S("pfdP"))},
-	&Program{Name: "doppler", Kind: Runner, Launch: launchAfterSub("run", 0, S("pc", "project", "config", "command"))},
+	&Program{Name: "doppler", Kind: Runner | CredPrinter, Launch: launchAfterSub("run", 0, S("pc", "project", "config", "command")), PrintsCredentials: secretsCLIPrints},
 	&Program{Name: "aws-vault", Kind: Runner, Launch: launchAfterSub("exec", 1, S("d", "duration", "region"))},
 	&Program{Name: "dotenv", Kind: Runner, Launch: launchAt(S("ecv"))},
 	&Program{Name: "nix-shell", Kind: Runner, CodeIn: nixCode, Opts: S("pIA", "packages", "expr", "attr", "arg", "argstr")},

@@ -276,6 +276,12 @@ func Lookup(name string) *Program {
 	if p, ok := index[n]; ok {
 		return p
 	}
+	// credential helpers are named by prefix (docker-credential-pass)
+	for _, pre := range []string{"docker-credential-", "git-credential-"} {
+		if strings.HasPrefix(n, pre) && len(n) > len(pre) {
+			return index[pre[:len(pre)-1]]
+		}
+	}
 	// strip a version suffix: digits, dots, dashes and underscores
 	s := strings.TrimRight(n, "0123456789.-_")
 	if s != n && s != "" {
