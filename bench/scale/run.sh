@@ -9,7 +9,9 @@
 # whole chain, the second only what was appended since (nothing here).
 # The load average (uptime) is printed before and after each size: on a
 # shared machine wall times are loose, peak RSS is the figure that counts.
-# The goal (docs/cli.md, "Scale"): peak RSS under 64 MiB at 1M entries.
+# The goal (docs/cli.md, "Scale"): peak RSS under 64 MiB at 10M entries, time
+# in step with the entries. Past 8,192 tool_use ids the transcript joins use a
+# temporary SQLite file (internal/spill): a few hundred MiB in TMPDIR at 10M.
 set -eu
 cd "$(dirname "$0")/../.."
 dir=${SCALE_DIR:-/tmp/sentinel-scale}
