@@ -12,8 +12,8 @@ import (
 
 const insertSQL = `INSERT INTO entries (seq, kind, time_us, session_id, tool_use_id, cwd, tool,
 	input, salt, commitment, decision, rules, reason, attended, permission_mode,
-	catalog_version, catalog_hash, version, ref, label, prev_hash, hash, facts)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	catalog_version, catalog_hash, version, ref, label, prev_hash, hash, facts, harness)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 // Append adds e to the register in one BEGIN IMMEDIATE transaction, after
 // merging any pending fallback journal (see Journal). It assigns Seq, Time
@@ -308,7 +308,7 @@ func insert(tx *sql.Tx, e *Entry, head *chainHead) error {
 	}
 	_, err = head.stmt.Exec(e.Seq, e.Kind, e.Time.UnixMicro(), e.SessionID, e.ToolUseID, e.Cwd, e.Tool,
 		input, e.Salt, e.Commitment, e.Decision, rules, e.Reason, e.Attended, e.PermissionMode,
-		e.CatalogVersion, e.CatalogHash, e.Version, e.Ref, e.Label, e.PrevHash, e.Hash, e.Facts)
+		e.CatalogVersion, e.CatalogHash, e.Version, e.Ref, e.Label, e.PrevHash, e.Hash, e.Facts, e.Harness)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,13 @@ const (
 	KindOutcome  = "outcome"  // the call with ToolUseID ran (Label LabelRan or LabelRanFailed)
 )
 
+// Harnesses (Entry.Harness). Claude Code is the empty string, so that
+// every entry written before the field existed reads as what it was.
+const (
+	HarnessClaudeCode = ""
+	HarnessCodex      = "codex"
+)
+
 // Outcome labels. Either one means the call ran (a denied call with an
 // outcome was breached).
 const (
@@ -56,6 +63,11 @@ type Entry struct {
 	// (package session: files written and the verdict their content would
 	// get, a secret read), compact JSON; "" for none. Covered by Hash.
 	Facts string `json:"facts,omitempty"`
+
+	// Harness is the agent that made the call: "" for Claude Code (every
+	// entry before schema v5), HarnessCodex for OpenAI's Codex CLI. The hook
+	// tells them apart from the payload (package toolcall). Covered by Hash.
+	Harness string `json:"harness,omitempty"`
 
 	PrevHash string `json:"prev_hash"` // hex; 64 zeros for the first entry
 	Hash     string `json:"hash"`      // hex, see EntryHash

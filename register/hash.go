@@ -82,6 +82,11 @@ func appendEncoding(b []byte, e *Entry) []byte {
 		b = append(b, 'F')
 		b = appendString(b, e.Facts)
 	}
+	if e.Harness != "" {
+		// Schema v5, likewise: a Claude Code entry ("") hashes as before.
+		b = append(b, 'H')
+		b = appendString(b, e.Harness)
+	}
 	return b
 }
 

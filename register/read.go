@@ -11,7 +11,7 @@ import (
 
 const selectCols = `SELECT seq, kind, time_us, session_id, tool_use_id, cwd, tool, input, salt,
 	commitment, decision, rules, reason, attended, permission_mode, catalog_version,
-	catalog_hash, version, ref, label, prev_hash, hash, facts FROM entries`
+	catalog_hash, version, ref, label, prev_hash, hash, facts, harness FROM entries`
 
 // ErrNoEntry is returned by Get for a sequence number not in the register.
 var ErrNoEntry = errors.New("no such entry")
@@ -25,7 +25,7 @@ func scanEntry(s scanner, e *Entry) error {
 	var input, salt []byte
 	err := s.Scan(&e.Seq, &e.Kind, &us, &e.SessionID, &e.ToolUseID, &e.Cwd, &e.Tool, &input, &salt,
 		&e.Commitment, &e.Decision, &rules, &e.Reason, &e.Attended, &e.PermissionMode, &e.CatalogVersion,
-		&e.CatalogHash, &e.Version, &e.Ref, &e.Label, &e.PrevHash, &e.Hash, &e.Facts)
+		&e.CatalogHash, &e.Version, &e.Ref, &e.Label, &e.PrevHash, &e.Hash, &e.Facts, &e.Harness)
 	if err != nil {
 		return err
 	}

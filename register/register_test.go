@@ -177,6 +177,52 @@ func TestEntryHashIsStable(t *testing.T) {
 	if want := goldenHash; got != want {
 		t.Errorf("EntryHash = %s, want %s (the documented encoding changed?)", got, want)
 	}
+	// Schema v5's harness: hashed after everything else, only when set
+	// (golden values computed with the same Python script as goldenHash).
+	e5 := *e
+	e5.Harness = HarnessCodex
+	if h := EntryHash(&e5); h != "9d8c0238bee56c23aa54212214af4570c9ddc594a17c5af936267bad70f015af" {
+		t.Errorf("EntryHash with harness codex = %s", h)
+	}
+	e5.Facts = "{}"
+	if h := EntryHash(&e5); h != "03e2669591b9e64129213fd1dc9ffcb6e928a2aa78bcd3f5ca2e5966ad988d85" {
+		t.Errorf("EntryHash with facts and harness codex = %s", h)
+	}
+}
+
+func TestHarnessRoundTrips(t *testing.T) {
+	// The harness is stored, read back by Get, Each and the stream, and
+	// covered by the chain: Verify fails if it were changed.
+	r := openTemp(t)
+	e := &Entry{Kind: KindDecision, SessionID: "s", ToolUseID: "call_1", Tool: "apply_patch", Decision: "deny",
+		Rules: []string{}, Harness: HarnessCodex, Input: []byte(`{}`)}
+	if err := r.Append(e); err != nil {
+		t.Fatal(err)
+	}
+	c := &Entry{Kind: KindDecision, SessionID: "s", ToolUseID: "toolu_1", Tool: "Bash", Decision: "allow", Rules: []string{}}
+	if err := r.Append(c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Get(e.Seq)
+	if err != nil || got.Harness != HarnessCodex {
+		t.Fatalf("Get: harness %q, %v", got.Harness, err)
+	}
+	var seen []string
+	if err := r.Each(1, func(x *Entry) error { seen = append(seen, x.Harness); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 2 || seen[0] != HarnessCodex || seen[1] != HarnessClaudeCode {
+		t.Fatalf("Each: harnesses %q", seen)
+	}
+	if rep := r.Verify(); rep.Problem != nil || rep.Entries != 2 {
+		t.Fatalf("Verify: %+v", rep)
+	}
+	// the harness is in the hash: the same entry as Claude Code's is another hash
+	x := *got
+	x.Harness = HarnessClaudeCode
+	if EntryHash(&x) == got.Hash {
+		t.Fatal("the harness is not covered by the hash")
+	}
 }
 
 // goldenHash is the hash of the entry in TestEntryHashIsStable, computed

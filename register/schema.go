@@ -63,6 +63,9 @@ var migrations = []string{
 	// not pay for it.
 	`ALTER TABLE entries ADD COLUMN facts TEXT NOT NULL DEFAULT '';
 	CREATE INDEX entries_session_facts ON entries(session_id, seq) WHERE facts != '';`,
+	// v5: the harness that made the call ('' Claude Code, 'codex'), so
+	// that census and outcomes can tell two agents' calls apart.
+	`ALTER TABLE entries ADD COLUMN harness TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema this sentinel writes.

@@ -47,6 +47,7 @@ const SealsSchema = `CREATE TABLE IF NOT EXISTS seals (
 // (about a millisecond), and TestKnownSchemas says which digest to add.
 var knownSchemas = map[int][2]string{
 	4: {"ec11750193a7093b3172c9248b5d24b0eeadb34c1c97f9ec303869edb5b52112", "ab8070bead96bb38ecffed00adaaa2cec98caa0e8790e0428bb7cbd365d7902c"},
+	5: {"b9cff4bcfcd8f23e9c0c43a953f3c318d355f28ecc0b79d71174cef2d60eb26a", "3ffb3cb77a1e0e9001f1772d2d8947e8fe15ef2820177dfb78804700c9093393"},
 }
 
 // schemaDigest is a digest of the objects, in name order.

@@ -13,9 +13,9 @@ import (
 // The streaming read (Each, Verify) is the hot path of verifying a million
 // entries, so it differs from Get/Query in three ways:
 //   - it reads below database/sql, one driver call per row;
-//   - SQLite joins the sixteen text columns into one value with the unit
-//     separator 0x1F (one Go string per row instead of sixteen); a row whose
-//     fields themselves contain 0x1F splits into more than sixteen parts and
+//   - SQLite joins the eighteen text columns into one value with the unit
+//     separator 0x1F (one Go string per row instead of eighteen); a row whose
+//     fields themselves contain 0x1F splits into more than eighteen parts and
 //     is read again the plain way, so odd bytes cannot shift a field;
 //   - a reader goroutine decodes rows in batches while the caller's
 //     goroutine consumes them (hashing, in Verify): two cores, two stages.
@@ -23,7 +23,7 @@ import (
 // textCols are the packed text columns, in Entry field order.
 var textCols = []string{"kind", "session_id", "tool_use_id", "cwd", "tool", "commitment", "decision",
 	"rules", "reason", "permission_mode", "catalog_version", "catalog_hash", "version", "label",
-	"prev_hash", "hash", "facts"}
+	"prev_hash", "hash", "facts", "harness"}
 
 var streamCols = "SELECT seq, time_us, attended, ref, input, salt, concat_ws(char(31), " +
 	strings.Join(textCols, ", ") + ") FROM entries"
@@ -138,7 +138,7 @@ func (r *Register) decodeStreamRow(e *Entry, v []driver.Value) error {
 	var rules string
 	fields := [...]*string{&e.Kind, &e.SessionID, &e.ToolUseID, &e.Cwd, &e.Tool, &e.Commitment, &e.Decision,
 		&rules, &e.Reason, &e.PermissionMode, &e.CatalogVersion, &e.CatalogHash, &e.Version, &e.Label,
-		&e.PrevHash, &e.Hash, &e.Facts}
+		&e.PrevHash, &e.Hash, &e.Facts, &e.Harness}
 	for i, f := range fields {
 		if i == len(fields)-1 {
 			*f = packed
