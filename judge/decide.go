@@ -248,6 +248,15 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 			j.noteEdit(p, obj)
 			j.untrustedManifest(p, newText(obj), tool+" "+p)
 		}
+	case "apply_patch":
+		// Codex's file edits (patch.go); its shell tool arrives as Bash
+		text, err := stringField(obj, "command", true)
+		if err != nil {
+			return err
+		}
+		if err := j.applyPatch(text); err != nil {
+			return err
+		}
 	case "NotebookEdit":
 		p, err := stringField(obj, "notebook_path", true)
 		if err != nil {

@@ -221,16 +221,18 @@ func runnable(p, text string) (string, bool) {
 	return "", false
 }
 
+// edit is one replacement of an Edit, a MultiEdit or an apply_patch chunk.
+type edit struct {
+	old, new string
+	all      bool
+}
+
 // noteEdit keeps the fact for an Edit or MultiEdit: the file's text after
 // the edits when the file can be read (bounded), else the new text alone.
 func (j *judge) noteEdit(p string, obj map[string]any) {
 	rp, ok := j.resolve(p, j.cwd)
 	if !ok {
 		return
-	}
-	type edit struct {
-		old, new string
-		all      bool
 	}
 	var edits []edit
 	take := func(m map[string]any) {
@@ -248,6 +250,13 @@ func (j *judge) noteEdit(p string, obj map[string]any) {
 	} else {
 		take(obj)
 	}
+	j.noteWritten(rp, j.editedText(rp, edits))
+}
+
+// editedText is the text of the file rp after edits: applied to the file
+// on disk when it can be read (bounded) and each edit's old text is there,
+// else what the edits add, line by line as it would run.
+func (j *judge) editedText(rp string, edits []edit) string {
 	text, err := "", errNoText
 	if !j.env.NoFiles {
 		text, err = readScript(rp)
@@ -267,7 +276,7 @@ func (j *judge) noteEdit(p string, obj map[string]any) {
 			text += "\n" + e.new
 		}
 	}
-	j.noteWritten(rp, text)
+	return text
 }
 
 // recall adds what the session remembers of a file that is run now.

@@ -40,7 +40,7 @@ func ParseVerdict(s string) (Verdict, bool) {
 	return Allow, false
 }
 
-// Call is one tool call as Claude Code sends it to a PreToolUse hook.
+// Call is one tool call as Claude Code (or Codex) sends it to a PreToolUse hook.
 // Unknown fields are ignored.
 type Call struct {
 	SessionID      string          `json:"session_id"`
@@ -52,7 +52,14 @@ type Call struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolUseID      string          `json:"tool_use_id"`
 	AgentID        string          `json:"agent_id,omitempty"`
+	// Harness is the agent that sent the call: "" Claude Code, HarnessCodex
+	// for OpenAI's Codex CLI (the hook tells them apart from the payload;
+	// the register keeps it, so replay judges the call as it was).
+	Harness string `json:"-"`
 }
+
+// HarnessCodex is Call.Harness for OpenAI's Codex CLI (register.HarnessCodex).
+const HarnessCodex = "codex"
 
 // Env is what the decision needs to know about the machine and operator.
 type Env struct {

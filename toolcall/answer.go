@@ -28,13 +28,47 @@ type hookOutput struct {
 // fallbackAnswer is written if encoding ever fails; it cannot allow.
 const fallbackAnswer = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"sentinel[SENTINEL-UNJUDGED]: could not encode the decision."}}` + "\n"
 
-// writeAnswer writes the decision: nothing for allow, else one JSON object.
-func writeAnswer(w io.Writer, v judge.Verdict, reason string) {
+// Dialect is the contract an answer is written in: the harness that
+// called, as the payload says (Payload.Dialect).
+type Dialect int
+
+const (
+	// DialectUnknown: the payload could not be read, so who called is not
+	// known; answered as DialectCodex, the form that blocks in both
+	// harnesses (an ask that Codex reads runs).
+	DialectUnknown Dialect = iota
+	// DialectClaudeCode: allow is silence, ask and deny are themselves.
+	DialectClaudeCode
+	// DialectCodex: allow is silence; deny is a deny with a non-empty
+	// reason; an ask is written as a deny whose reason says it is an ask
+	// and how a person approves it (Codex runs a call whose hook answers
+	// ask, a bare allow, or a deny without a reason: docs/codex.md).
+	DialectCodex
+)
+
+// askTail ends the reason of an ask written as a deny (DialectCodex): what
+// it is and how a person approves it. The agent cannot approve it: nothing
+// it can send makes the guard allow this call.
+const askTail = " This is an ask: it needs a person's approval, and Codex cannot put a hook's question to one, so the call is blocked." +
+	" To approve it, a person runs the command (or makes the change) in their own terminal, outside the agent; the agent cannot approve it, and the same call is blocked again."
+
+// writeAnswer writes the decision in the dialect's contract: nothing for
+// allow, else one JSON object. tail ends the reason (where the entry is);
+// it is never cut.
+func writeAnswer(w io.Writer, dl Dialect, v judge.Verdict, body, tail string) {
 	if v == judge.Allow {
 		return
 	}
+	decision := v.String()
+	if v == judge.Ask && dl != DialectClaudeCode {
+		decision, tail = judge.Deny.String(), askTail+tail
+	}
+	reason := capReason(body, tail)
+	if reason == "" {
+		reason = "sentinel: blocked" // Codex runs a deny without a reason; never reached (the body has the marker)
+	}
 	b, err := json.Marshal(output{hookOutput{HookEventName: "PreToolUse",
-		PermissionDecision: v.String(), PermissionDecisionReason: reason}})
+		PermissionDecision: decision, PermissionDecisionReason: reason}})
 	if err != nil {
 		b = []byte(fallbackAnswer)
 	} else {
@@ -46,12 +80,14 @@ func writeAnswer(w io.Writer, v judge.Verdict, reason string) {
 // Reason is what Claude Code shows the model or the user: the marker, the
 // strictest rule and why, the safer alternative, the other rules, and
 // where the call is recorded; capped once at MaxReason.
-func (r *Result) Reason() string {
+func (r *Result) Reason() string { return capReason(r.reasonParts()) }
+
+// reasonParts is Reason's body and tail, for writeAnswer.
+func (r *Result) reasonParts() (body, tail string) {
 	h := r.Hit
 	if h.RuleID == "" {
 		h = errorHit(r.Failures)
 	}
-	var tail string
 	switch {
 	case r.Seq > 0:
 		tail = fmt.Sprintf(" Register entry #%d.", r.Seq)
@@ -60,7 +96,7 @@ func (r *Result) Reason() string {
 	default:
 		tail = " Not in the register: it could not be written (see stderr)."
 	}
-	return capReason(judge.ReasonBody(h, r.More, r.Note), tail)
+	return judge.ReasonBody(h, r.More, r.Note), tail
 }
 
 // capReason joins body and tail within MaxReason UTF-16 code units,

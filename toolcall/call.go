@@ -23,6 +23,8 @@ type Result struct {
 	// MemoryNote says why the session's memory could not be used ("" when
 	// it was, or was not needed); the entry's reason keeps it.
 	MemoryNote string
+	// Dialect is the harness's contract the answer is written in.
+	Dialect Dialect
 	// Unattended is the mode the call was judged in, Why the signal.
 	Unattended bool
 	Why        string
@@ -62,13 +64,14 @@ func ErrorVerdict(unattended bool) judge.Verdict {
 // recording it is Record's job.
 func Decide(p Payload, perr error, env *Environ, cfg *judge.Config, cfgErr error) *Result {
 	c := p.Call
-	r := &Result{Unattended: env.Attendance.Unattended, Why: env.Attendance.Why}
+	r := &Result{Unattended: env.Attendance.Unattended, Why: env.Attendance.Why, Dialect: p.Dialect()}
 	if unattendedMode(c.PermissionMode) && !r.Unattended {
 		r.Unattended, r.Why = true, "permission_mode "+c.PermissionMode
 	}
 	r.Entry = register.Entry{
 		Kind: register.KindDecision, SessionID: c.SessionID, ToolUseID: c.ToolUseID, Cwd: c.Cwd,
 		Tool: c.ToolName, PermissionMode: c.PermissionMode, Version: version.Version, Rules: []string{},
+		Harness: c.Harness,
 	}
 	if perr != nil {
 		r.fail("%v", perr)
@@ -89,7 +92,10 @@ func Redecide(e *register.Entry, env *Environ, cfg *judge.Config, mem judge.Memo
 	en.Memory, en.NoFiles, en.NoGate, en.ProjectDir, en.Problems = mem, true, true, e.Cwd, nil
 	en.Attendance = Attendance{Unattended: !e.Attended}
 	p := Payload{Call: judge.Call{SessionID: e.SessionID, ToolUseID: e.ToolUseID, Cwd: e.Cwd, PermissionMode: e.PermissionMode,
-		HookEventName: "PreToolUse", ToolName: e.Tool, ToolInput: e.Input}}
+		HookEventName: "PreToolUse", ToolName: e.Tool, ToolInput: e.Input, Harness: e.Harness}, dialect: DialectClaudeCode}
+	if e.Harness == register.HarnessCodex {
+		p.dialect = DialectCodex
+	}
 	return Decide(p, nil, &en, cfg, nil)
 }
 

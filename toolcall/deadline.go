@@ -38,6 +38,7 @@ type Deadline struct {
 	silent  bool            // post mode: no answer to write
 	verdict judge.Verdict   // the judge's verdict, once known
 	hit     judge.Hit       // and what explains it
+	dialect Dialect         // whose contract the answer is in (DialectUnknown until the payload is read)
 }
 
 // Arm starts the deadline at start + env.Budget. exit ends the process
@@ -77,10 +78,15 @@ func (d *Deadline) Phase(what string) {
 // tool and input (8 of 8 such records had none).
 func (d *Deadline) Parsed(c judge.Call) {
 	e := register.Entry{Kind: register.KindDecision, SessionID: c.SessionID, ToolUseID: c.ToolUseID, Cwd: c.Cwd,
-		Tool: c.ToolName, PermissionMode: c.PermissionMode, Version: version.Version, Rules: []string{}}
+		Tool: c.ToolName, PermissionMode: c.PermissionMode, Version: version.Version, Rules: []string{}, Harness: c.Harness}
 	d.mu.Lock()
 	if d.pending == nil {
 		d.pending, d.call = &e, &c
+		// a decoded payload names its harness ("" is Claude Code)
+		d.dialect = DialectClaudeCode
+		if c.Harness == judge.HarnessCodex {
+			d.dialect = DialectCodex
+		}
 	}
 	d.mu.Unlock()
 }
@@ -92,7 +98,7 @@ func (d *Deadline) Known(r *Result) {
 	e := r.Entry
 	d.mu.Lock()
 	d.known, d.unatt = true, d.unatt || r.Unattended
-	d.pending, d.call, d.verdict, d.hit = &e, nil, r.Verdict, r.Hit
+	d.pending, d.call, d.verdict, d.hit, d.dialect = &e, nil, r.Verdict, r.Hit, r.Dialect
 	d.mu.Unlock()
 }
 
@@ -103,7 +109,7 @@ func (d *Deadline) fire() {
 	}
 	defer close(d.done)
 	d.mu.Lock()
-	phase, known, unatt, silent, knownV, hit := d.phase, d.known, d.unatt || !d.known, d.silent, d.verdict, d.hit
+	phase, known, unatt, silent, knownV, hit, dl := d.phase, d.known, d.unatt || !d.known, d.silent, d.verdict, d.hit, d.dialect
 	e := register.Entry{Kind: register.KindError, Version: version.Version, Rules: []string{}}
 	if d.pending != nil {
 		e = *d.pending
@@ -130,8 +136,8 @@ func (d *Deadline) fire() {
 		h, more = hit, []string{judge.RuleSentinelUnjudged}
 		why = hit.Reason + "; also: " + why
 	}
-	writeAnswer(d.stdout, v, capReason(judge.ReasonBody(h, more, ""),
-		" A record goes to the fallback journal if it can be written at once."))
+	writeAnswer(d.stdout, dl, v, judge.ReasonBody(h, more, ""),
+		" A record goes to the fallback journal if it can be written at once.")
 
 	e.Kind, e.Decision, e.Attended = register.KindError, v.String(), !unatt
 	e.Rules = append(append([]string{}, e.Rules...), judge.RuleSentinelUnjudged)

@@ -69,7 +69,8 @@ func Pre(start time.Time, stdin io.Reader, stdout, stderr io.Writer, getenv func
 		d.Wait()
 		return
 	}
-	writeAnswer(stdout, r.Verdict, r.Reason())
+	body, tail := r.reasonParts()
+	writeAnswer(stdout, r.Dialect, r.Verdict, body, tail)
 }
 
 // afterPanic answers and records a call whose handling panicked; it must
@@ -83,7 +84,10 @@ func afterPanic(r *Result, env *Environ, d *Deadline, stdout, stderr io.Writer, 
 	if r == nil {
 		// Nothing judged yet: attended only if that was known already.
 		d.mu.Lock()
-		r = &Result{Unattended: d.unatt || !d.known, Entry: register.Entry{Version: version.Version, Rules: []string{}}}
+		r = &Result{Unattended: d.unatt || !d.known, Dialect: d.dialect, Entry: register.Entry{Version: version.Version, Rules: []string{}}}
+		if d.pending != nil {
+			r.Entry = *d.pending
+		}
 		d.mu.Unlock()
 	}
 	r.fail("internal error: %v", v)
@@ -101,11 +105,14 @@ func afterPanic(r *Result, env *Environ, d *Deadline, stdout, stderr io.Writer, 
 	if !r.Journaled {
 		fmt.Fprintln(stderr, "sentinel-hook: this decision could not be registered")
 	}
-	writeAnswer(stdout, r.Verdict, r.Reason())
+	body, tail := r.reasonParts()
+	writeAnswer(stdout, r.Dialect, r.Verdict, body, tail)
 }
 
-// Post handles one PostToolUse or PostToolUseFailure payload: it records
-// that the call ran (and whether it failed). It never blocks Claude Code:
+// Post handles one PostToolUse or PostToolUseFailure payload (Claude
+// Code's or Codex's, whose PostToolUse carries tool_response the same
+// way): it records that the call ran (and whether it failed). It never
+// blocks the harness:
 // it prints nothing on stdout, and ends at the deadline whatever hangs.
 func Post(start time.Time, stdin io.Reader, stderr io.Writer, getenv func(string) string, exit func(int)) {
 	env := NewEnviron(getenv)
@@ -127,7 +134,8 @@ func Post(start time.Time, stdin io.Reader, stderr io.Writer, getenv func(string
 // post records the outcome entry; what cannot be appended is journaled.
 func post(p Payload, err error, env *Environ, d *Deadline, stderr io.Writer) {
 	e := register.Entry{Kind: register.KindOutcome, Label: register.LabelRan, Rules: []string{}, Version: version.Version,
-		SessionID: p.SessionID, ToolUseID: p.ToolUseID, Cwd: p.Cwd, Tool: p.ToolName, PermissionMode: p.PermissionMode}
+		SessionID: p.SessionID, ToolUseID: p.ToolUseID, Cwd: p.Cwd, Tool: p.ToolName, PermissionMode: p.PermissionMode,
+		Harness: p.Harness}
 	if p.HookEventName == "PostToolUseFailure" {
 		e.Label = register.LabelRanFailed
 		if p.IsInterrupt {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sentinel-guard/sentinel/judge"
+	"github.com/sentinel-guard/sentinel/register"
 )
 
 // MaxPayload bounds what is read from stdin. A larger payload is not
@@ -17,8 +18,8 @@ import (
 // input exhaust memory before any rule runs.
 const MaxPayload = 8 << 20
 
-// Payload is one hook payload as Claude Code sends it: a PreToolUse call,
-// or a PostToolUse / PostToolUseFailure outcome.
+// Payload is one hook payload as Claude Code or Codex sends it: a
+// PreToolUse call, or a PostToolUse / PostToolUseFailure outcome.
 type Payload struct {
 	judge.Call
 	// PostToolUseFailure only. The error text is not decoded: it may hold
@@ -31,6 +32,32 @@ type Payload struct {
 	// input are tool_input's members as ParsePayload split them, kept for
 	// the faithful-input check (one decode of tool_input, not two).
 	input map[string]json.RawMessage
+	// dialect is the harness the payload's keys name (Dialect).
+	dialect Dialect
+}
+
+// codexKeys are the payload keys Codex sends and Claude Code never does
+// (docs/codex.md): Codex's payload is Claude Code's shape plus these. Either
+// one is enough: answering a Claude Code call in Codex's form is stricter
+// (an ask becomes a deny that says it is an ask), answering a Codex call
+// in Claude Code's form lets its asks run.
+var codexKeys = []string{"turn_id", "model"}
+
+// Dialect is the harness that sent the payload, as its keys say:
+// DialectCodex when it holds a key of codexKeys, DialectClaudeCode when it
+// is a JSON object without one, DialectUnknown when it could not be read
+// as an object at all.
+func (p *Payload) Dialect() Dialect { return p.dialect }
+
+// Harness is the register's name for the harness (register.Entry.Harness).
+func (dl Dialect) Harness() string {
+	if dl == DialectClaudeCode {
+		return register.HarnessClaudeCode
+	}
+	if dl == DialectCodex {
+		return register.HarnessCodex
+	}
+	return "" // unknown: nothing says it was Codex
 }
 
 // field is where the value of a payload key is decoded (nil: ignored).
@@ -108,6 +135,13 @@ func ParsePayload(data []byte) (Payload, error) {
 	if err != nil {
 		return p, err
 	}
+	p.dialect = DialectClaudeCode
+	for _, k := range codexKeys {
+		if _, ok := obj[k]; ok {
+			p.dialect = DialectCodex
+		}
+	}
+	p.Harness = p.dialect.Harness()
 	for key, raw := range obj {
 		dst := p.field(key)
 		if dst == nil || bytes.Equal(raw, []byte("null")) {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -55,6 +56,7 @@ func Scarce(free int, post bool, getenv func(string) string, exit func(int)) {
 	stderr := func(s string) { rawWrite(2, []byte("sentinel-hook: "+s+"\n")) }
 	answered := make(chan struct{}, 1) // the one right to answer
 	answered <- struct{}{}
+	var dl atomic.Int32 // DialectUnknown until the payload is read: the form that blocks in both harnesses
 	answer := func(v judge.Verdict, reason string) {
 		select {
 		case <-answered:
@@ -63,8 +65,8 @@ func Scarce(free int, post bool, getenv func(string) string, exit func(int)) {
 		}
 		if !post {
 			var b rawBuf
-			writeAnswer(&b, v, capReason(judge.ReasonBody(judge.Hit{RuleID: judge.RuleSentinelUnjudged, Reason: reason,
-				Alternative: "raise the open-files limit of the process that runs Claude Code, then try again"}, nil, ""), ""))
+			writeAnswer(&b, Dialect(dl.Load()), v, judge.ReasonBody(judge.Hit{RuleID: judge.RuleSentinelUnjudged, Reason: reason,
+				Alternative: "raise the open-files limit of the process that runs the agent, then try again"}, nil, ""), "")
 			rawWrite(1, b)
 		}
 		exit(0)
@@ -83,6 +85,7 @@ func Scarce(free int, post bool, getenv func(string) string, exit func(int)) {
 		if p, err := ParsePayload(data); err == nil {
 			unattended = env.Attendance.Unattended || unattendedMode(p.PermissionMode)
 			post = post || p.IsPost()
+			dl.Store(int32(p.Dialect()))
 		}
 	}
 	stderr(why)
