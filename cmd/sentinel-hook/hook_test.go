@@ -142,8 +142,10 @@ func TestPayloadOverLimit(t *testing.T) {
 	big := append([]byte(`{"tool_name":"Bash","tool_input":{"command":"echo `), bytes.Repeat([]byte("a"), toolcall.MaxPayload)...)
 	big = append(big, `"}}`...)
 	r := s.run(big)
-	if d := r.decision(t); d != "ask" {
-		t.Errorf("decision %q, want ask", d)
+	// Not read, so who sent it is not known: the ask is written as the deny
+	// that blocks in Codex too, and says it is an ask (docs/codex.md).
+	if d := r.decision(t); d != "deny" || !strings.Contains(r.stdout, "This is an ask") {
+		t.Errorf("decision %q, want the ask written as a deny: %s", d, r.stdout)
 	}
 	if !strings.Contains(r.stderr, "over the 8 MiB limit") {
 		t.Errorf("stderr does not say why: %q", r.stderr)
