@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sentinel-guard/sentinel/bundle"
 	"github.com/sentinel-guard/sentinel/census"
 	"github.com/sentinel-guard/sentinel/internal/outfile"
 	"github.com/sentinel-guard/sentinel/internal/paths"
@@ -240,6 +241,9 @@ key for --seal; 6 written, but a fleet source's operator key was not pinned.`,
 			}
 			if page != "" {
 				rep.Check = pageCheck(out, hexSum, rec, checked, seal.DefaultRekorURL)
+				if err := sigstoreBeside(cmd, out, rec, pin.rekorKey, rep.Check); err != nil {
+					return err
+				}
 				fleetCheck(rep.Check, rep.Fleet)
 				var h bytes.Buffer
 				if err := rep.WriteHTML(&h); err != nil {
@@ -454,6 +458,48 @@ func pageCheck(out, sum string, rec *seal.Record, checked *verified, publicGood 
 		pc.Commands = append(pc.Commands, "# rekor.pub: the public key of the log at "+rec.RekorURL+", as its operator publishes it (a private log: the time rests on whoever runs it)")
 	}
 	return pc
+}
+
+// sigstoreBeside writes the census seal beside the stops.json as a
+// Sigstore bundle v0.3 (OUT.sigstore.json), its signed statement
+// (OUT.statement.txt), the operator key (OUT.operator.pub) and, for a
+// private log, its trusted root (OUT.trusted_root.json), and puts the
+// cosign command that checks them on the page: the seal, with no sentinel
+// binary. Nothing is written for an unsealed census or --out -.
+func sigstoreBeside(cmd *cobra.Command, out string, rec *seal.Record, rekorKeyPath string, pc *census.PageCheck) error {
+	if out == "-" || rec == nil || rec.Status != seal.StatusSealed {
+		return nil
+	}
+	b, err := bundle.SigstoreBundle(rec)
+	if err != nil {
+		return fail(exitError, "the census seal as a Sigstore bundle: %v", err)
+	}
+	files := map[string][]byte{".sigstore.json": b, ".statement.txt": []byte(rec.Checkpoint), ".operator.pub": []byte(rec.PublicKey)}
+	rk, _, err := rekorKey(rekorKeyPath)
+	if err != nil {
+		return err
+	}
+	root := ""
+	if !rk.PublicGood() {
+		since, _ := rec.IntegratedAt()
+		tr, err := bundle.TrustedRoot(rk, rec.RekorURL, since.Add(-time.Hour))
+		if err != nil {
+			return fail(exitError, "%v", err)
+		}
+		files[".trusted_root.json"] = tr
+		root = " --trusted-root " + filepath.Base(out) + ".trusted_root.json"
+	}
+	for suffix, data := range files {
+		if err := outfile.WriteFile(out+suffix, cmd.OutOrStdout(), data, 0o644); err != nil {
+			return fail(exitError, "writing %s: %v", out+suffix, err)
+		}
+	}
+	base := filepath.Base(out)
+	pc.Commands = append(pc.Commands,
+		fmt.Sprintf("cosign verify-blob --new-bundle-format --bundle %s.sigstore.json --key %s.operator.pub%s %s.statement.txt",
+			base, base, root, base),
+		"# cosign checks the seal alone (its key's fingerprint must be the published one); the statement's sha256 line must be the stops.json's")
+	return nil
 }
 
 // printWitness says where the unattended flags fall against the
