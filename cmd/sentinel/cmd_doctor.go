@@ -73,8 +73,32 @@ type loadedSettings struct {
 	obj *jobject
 }
 
-func runDoctor(project string) *doctorReport {
+// runDoctor runs the checks. codexOnly (--codex) leaves Claude Code's
+// settings out and requires Codex; otherwise Codex is checked when its home
+// exists.
+func runDoctor(project string, codexOnly bool, codexBin string) *doctorReport {
 	rep := &doctorReport{}
+	if !codexOnly {
+		runDoctorClaude(rep, project)
+	}
+	checkCodex(rep, codexOnly, codexBin) // doctor_codex.go
+	checkConfig(rep, project)
+	checkHookFiles(rep, project) // doctor_files.go
+	checkRegister(rep)
+	checkRegisterIntegrity(rep) // doctor_register.go
+	checkGate(rep)              // doctor_gate.go
+	checkUnguarded(rep)         // doctor_register_unguarded.go
+	rep.OK = true
+	for _, c := range rep.Checks {
+		if c.Status == doctorFail {
+			rep.OK = false
+		}
+	}
+	return rep
+}
+
+// runDoctorClaude checks Claude Code's settings and hooks.
+func runDoctorClaude(rep *doctorReport, project string) {
 	var files []loadedSettings
 	for _, f := range applicableSettings(project) {
 		o, exists, err := readSettings(f.Path)
@@ -93,19 +117,6 @@ func runDoctor(project string) *doctorReport {
 	checkHookRuns(rep, files)
 	checkWeakening(rep, files)
 	checkSandbox(rep, files, project) // doctor_sandbox.go
-	checkConfig(rep, project)
-	checkHookFiles(rep, project) // doctor_files.go
-	checkRegister(rep)
-	checkRegisterIntegrity(rep) // doctor_register.go
-	checkGate(rep)              // doctor_gate.go
-	checkUnguarded(rep)         // doctor_register_unguarded.go
-	rep.OK = true
-	for _, c := range rep.Checks {
-		if c.Status == doctorFail {
-			rep.OK = false
-		}
-	}
-	return rep
 }
 
 // checkHook looks for h, registered for every tool, in any applicable file,
@@ -285,9 +296,10 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 }
 
 func newDoctorCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, codexOnly bool
+	var codexBin string
 	cmd := &cobra.Command{
-		Use:   "doctor [--json]",
+		Use:   "doctor [--json] [--codex]",
 		Short: "Check that sentinel guards every tool call and its register holds",
 		Long: `doctor checks the installation as Claude Code will see it:
 
@@ -314,12 +326,30 @@ func newDoctorCmd() *cobra.Command {
     has a decision in the register or the journal (fail otherwise, naming
     each session and when: it ran without the hook).
 
+When Codex's home exists ($CODEX_HOME, else ~/.codex), or with --codex
+(which leaves Claude Code's settings out), it checks Codex too: hooks.json
+and config.toml parse; sentinel-hook is a PreToolUse (fail) and PostToolUse
+(warn) hook with matcher "*", an executable binary and a timeout; its
+[hooks.state] trusted_hash equals the hash of the handler as it is now
+(missing or stale: Codex skips it silently; a trust entry with the same
+hash under another path: CODEX_HOME moved); no enabled = false there; no
+[features] hooks = false in config.toml or in a trusted project's
+.codex/config.toml; the installed command, run through /bin/sh -c on a
+Codex-shaped payload, blocks the way Codex needs (exit 0 with a deny and
+a reason, or exit 2 with stderr; ask, allow, a bare deny or silence fail)
+and registers it; and, with a Codex binary (--codex-bin,
+$SENTINEL_CODEX_BIN, codex on PATH), Codex's own hooks/list says trusted
+and enabled. Flags given to one Codex run (--disable hooks,
+--ignore-user-config, --dangerously-bypass-hook-trust) are in no file:
+doctor says it cannot see them.
+
 Each finding has a status (ok, warn, fail) and, unless ok, a fix. The
 project is $CLAUDE_PROJECT_DIR, else the current directory.
 
 Exit codes: 0 no check failed (warnings allowed), 1 a check failed.`,
 		Example: `  sentinel doctor
-  sentinel doctor --json | jq '.checks[] | select(.status != "ok")'`,
+  sentinel doctor --json | jq '.checks[] | select(.status != "ok")'
+  sentinel doctor --codex`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			project, err := claudeProjectDir()
@@ -329,7 +359,7 @@ Exit codes: 0 no check failed (warnings allowed), 1 a check failed.`,
 			chainProgress = func(r *register.Register) func() {
 				return registerProgress(cmd, r, "verifying the chain", asJSON, false)
 			}
-			rep := runDoctor(project)
+			rep := runDoctor(project, codexOnly, codexBin)
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
@@ -344,5 +374,7 @@ Exit codes: 0 no check failed (warnings allowed), 1 a check failed.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as JSON")
+	cmd.Flags().BoolVar(&codexOnly, "codex", false, "check Codex only (required there), not Claude Code's settings")
+	cmd.Flags().StringVar(&codexBin, "codex-bin", "", "the Codex binary asked to confirm the hook is trusted (default $SENTINEL_CODEX_BIN, else codex on PATH)")
 	return cmd
 }

@@ -81,6 +81,15 @@ func TestCodexInstallTrustedByRealCodex(t *testing.T) {
 	if !strings.Contains(out, "codex: Codex will run sentinel-hook on every tool call") {
 		t.Fatalf("install did not report Codex's confirmation:\n%s", out)
 	}
+	doctor := func() (string, error) {
+		cmd := exec.Command(filepath.Join(binDir, "sentinel"), "doctor", "--codex", "--codex-bin", bin)
+		cmd.Env, cmd.Dir = append(env, "SENTINEL_HOME="+filepath.Join(home, "state")), home
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := doctor(); err != nil || !strings.Contains(out, "OK    codex confirms") {
+		t.Errorf("doctor --codex after install (%v):\n%s", err, out)
+	}
 	t.Setenv("HOME", home)
 	t.Setenv("CODEX_HOME", "")
 	status := func() map[string]codexListedHook {
@@ -121,6 +130,17 @@ func TestCodexInstallTrustedByRealCodex(t *testing.T) {
 	if s := status()["/bin/true after"]; s.TrustStatus != "trusted" || !strings.HasSuffix(s.Key, ":pre_tool_use:2:0") {
 		t.Fatalf("setup: %+v", s)
 	}
+	// One byte of sentinel's command changed: Codex says modified, doctor fails on both counts.
+	hj, _ := os.ReadFile(filepath.Join(ch, "hooks.json"))
+	os.WriteFile(filepath.Join(ch, "hooks.json"), []byte(strings.Replace(string(hj), hook+`"`, hook+` "`, 1)), 0o600)
+	if s := status()[hook+" "]; s.TrustStatus != "modified" {
+		t.Fatalf("setup: the changed hook is %+v", s)
+	}
+	out, err := doctor()
+	if err == nil || !strings.Contains(out, "is stale") || !strings.Contains(out, "FAIL  codex confirms") || !strings.Contains(out, "modified") {
+		t.Errorf("doctor --codex with a stale hash (%v):\n%s", err, out)
+	}
+	os.WriteFile(filepath.Join(ch, "hooks.json"), hj, 0o600)
 	run("uninstall", "--codex")
 	got = status()
 	if _, ok := got[hook]; ok {

@@ -59,9 +59,17 @@ func hookProbePayload(cwd, id string) []byte {
 	b, _ := json.Marshal(map[string]any{
 		"session_id": "sentinel-doctor-" + id, "transcript_path": "", "cwd": cwd, "permission_mode": "default",
 		"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf ~/"},
-		"tool_use_id": "toolu_sentinel_doctor_" + id,
+		"tool_use_id": probeToolUseID("Claude Code", id),
 	})
 	return b
+}
+
+// probeToolUseID is the probe call's id in each harness's style.
+func probeToolUseID(harness, id string) string {
+	if harness == "Codex" {
+		return "call_sentinel_doctor_" + id
+	}
+	return "toolu_sentinel_doctor_" + id
 }
 
 // checkHookRuns runs every sentinel PreToolUse command found the way Claude
@@ -93,8 +101,49 @@ func checkHookRuns(rep *doctorReport, files []loadedSettings) {
 	}
 }
 
-// probeHook runs one hook command on the probe payload.
+// probeHook runs one hook command on the probe payload the way Claude
+// Code does: only a JSON deny with the sentinel's marker passes.
 func probeHook(command string, timeout time.Duration) error {
+	env := []string{"CLAUDECODE=1"}
+	return runHookProbe(command, timeout, hookProbePayload, env, "Claude Code", func(r hookProbeRun) error {
+		if r.exit == 2 {
+			return fmt.Errorf("blocked by exit 2 instead of a JSON deny (stderr %q)", firstLine(r.stderr))
+		}
+		if r.exit != 0 {
+			return fmt.Errorf("failed (exit %d; stderr %q): Claude Code lets the call through", r.exit, firstLine(r.stderr))
+		}
+		var out struct {
+			HSO struct {
+				Event    string `json:"hookEventName"`
+				Decision string `json:"permissionDecision"`
+				Reason   string `json:"permissionDecisionReason"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal(bytes.TrimSpace([]byte(r.stdout)), &out); err != nil {
+			return fmt.Errorf("answered %q, not one JSON object", firstLine(r.stdout))
+		}
+		if out.HSO.Decision != "deny" {
+			return fmt.Errorf("answered %q instead of deny", out.HSO.Decision)
+		}
+		if !strings.HasPrefix(out.HSO.Reason, "sentinel[") {
+			return errors.New("denied without the sentinel's marker: not this project's hook")
+		}
+		return probeRegistered(filepath.Join(r.state, "register.db"), r.toolUseID)
+	})
+}
+
+// hookProbeRun is what one run of a hook command gave.
+type hookProbeRun struct {
+	stdout, stderr string
+	exit           int
+	state          string // the throwaway SENTINEL_HOME
+	toolUseID      string
+}
+
+// runHookProbe runs command through /bin/sh -c with payload(project, id)
+// on stdin, a throwaway state directory and project, env added, at most
+// timeout; check judges the run while the state directory still exists.
+func runHookProbe(command string, timeout time.Duration, payload func(cwd, id string) []byte, env []string, harness string, check func(hookProbeRun) error) error {
 	tmp, err := os.MkdirTemp("", "sentinel-doctor-")
 	if err != nil {
 		return fmt.Errorf("could not be run (no temporary directory: %v)", err)
@@ -114,42 +163,27 @@ func probeHook(command string, timeout time.Duration) error {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
 	cmd.Dir = proj
-	cmd.Stdin = bytes.NewReader(hookProbePayload(proj, id))
+	cmd.Stdin = bytes.NewReader(payload(proj, id))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.Env = append(os.Environ(), "SENTINEL_HOME="+state, "CLAUDE_PROJECT_DIR="+proj, "CLAUDECODE=1")
+	cmd.Env = append(os.Environ(), "SENTINEL_HOME="+state, "CLAUDE_PROJECT_DIR="+proj)
+	cmd.Env = append(cmd.Env, env...)
 	// Its own process group, killed whole at the deadline.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
 	err = cmd.Run()
+	r := hookProbeRun{stdout: stdout.String(), stderr: stderr.String(), state: state, toolUseID: probeToolUseID(harness, id)}
+	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		return fmt.Errorf("gave no answer within %s (Claude Code lets the call through when a hook times out)", timeout)
+		return fmt.Errorf("gave no answer within %s (%s lets the call through when a hook times out)", timeout, harness)
+	case errors.As(err, &ee):
+		r.exit = ee.ExitCode()
 	case err != nil:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.ExitCode() == 2 {
-			return fmt.Errorf("blocked by exit 2 instead of a JSON deny (stderr %q)", firstLine(stderr.String()))
-		}
-		return fmt.Errorf("failed (%v; stderr %q): Claude Code lets the call through", err, firstLine(stderr.String()))
+		return fmt.Errorf("failed (%v; stderr %q): %s lets the call through", err, firstLine(stderr.String()), harness)
 	}
-	var out struct {
-		HSO struct {
-			Event    string `json:"hookEventName"`
-			Decision string `json:"permissionDecision"`
-			Reason   string `json:"permissionDecisionReason"`
-		} `json:"hookSpecificOutput"`
-	}
-	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &out); err != nil {
-		return fmt.Errorf("answered %q, not one JSON object", firstLine(stdout.String()))
-	}
-	if out.HSO.Decision != "deny" {
-		return fmt.Errorf("answered %q instead of deny", out.HSO.Decision)
-	}
-	if !strings.HasPrefix(out.HSO.Reason, "sentinel[") {
-		return errors.New("denied without the sentinel's marker: not this project's hook")
-	}
-	return probeRegistered(filepath.Join(state, "register.db"), "toolu_sentinel_doctor_"+id)
+	return check(r)
 }
 
 // probeRegistered checks that the hook recorded its deny: a look-alike that
