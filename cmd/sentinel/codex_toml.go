@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -303,6 +304,45 @@ func (d *tomlDoc) stateTable(key string) int {
 	return -1
 }
 
+// canAddStateTable: a new [hooks.state."k"] table is valid TOML only if
+// hooks and hooks.state were not written inline or as dotted keys (an
+// inline table cannot be extended; BurntSushi/toml accepts it anyway, so
+// the decode after the edit would not catch it, and Codex may refuse).
+func (d *tomlDoc) canAddStateTable() error {
+	hooks, ok := d.data["hooks"].(map[string]any)
+	if !ok {
+		if _, there := d.data["hooks"]; there {
+			return errors.New("\"hooks\" is not a table; nothing written")
+		}
+		return nil
+	}
+	headed := func(parts ...string) bool {
+		for _, h := range d.headers {
+			if len(h.Key) >= len(parts) && slices.Equal(h.Key[:len(parts)], parts) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(hooks) > 0 && !headed("hooks") {
+		return errors.New("[hooks] is written inline or as dotted keys; sentinel adds its trust entries only as [hooks.state.\"...\"] tables: nothing written")
+	}
+	state, ok := hooks["state"]
+	if !ok {
+		return nil
+	}
+	sm, _ := state.(map[string]any)
+	if len(sm) == 0 && !headed("hooks", "state") {
+		return errors.New("hooks.state is written inline; nothing written")
+	}
+	for k := range sm {
+		if d.stateTable(k) < 0 {
+			return fmt.Errorf("[hooks.state.%s] is %w; sentinel cannot add a table beside it: nothing written", tomlQuote(k), errNotTable)
+		}
+	}
+	return nil
+}
+
 // tableEnd is the line after header i's table (the next header, or EOF),
 // less the comments and blank lines just before the next header (they
 // belong to it).
@@ -392,6 +432,9 @@ func applyStateEdits(text string, edits []stateEdit) (string, error) {
 				drop[l] = true
 			}
 		case "set":
+			if err := d.canAddStateTable(); err != nil {
+				return "", err
+			}
 			if wstate == nil {
 				hk, ok := want["hooks"].(map[string]any)
 				if !ok {

@@ -110,7 +110,7 @@ func probeHook(command string, timeout time.Duration) error {
 			return fmt.Errorf("blocked by exit 2 instead of a JSON deny (stderr %q)", firstLine(r.stderr))
 		}
 		if r.exit != 0 {
-			return fmt.Errorf("failed (exit %d; stderr %q): Claude Code lets the call through", r.exit, firstLine(r.stderr))
+			return fmt.Errorf("failed (exit status %d; stderr %q): Claude Code lets the call through", r.exit, firstLine(r.stderr))
 		}
 		var out struct {
 			HSO struct {
