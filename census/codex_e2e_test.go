@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
 	"testing"
-	"time"
 
 	"github.com/sentinel-guard/sentinel/judge"
-	"github.com/sentinel-guard/sentinel/register"
+	"github.com/sentinel-guard/sentinel/outcome"
 )
 
 // TestCodexTruth counts each run the Codex e2e suite kept
@@ -32,34 +30,14 @@ func TestCodexTruth(t *testing.T) {
 					Ran              bool   `json:"ran"`
 				} `json:"calls"`
 			}
-			// The fields of `sentinel log --json` the census reads.
-			var logged []struct {
-				Seq       int64     `json:"seq"`
-				Kind      string    `json:"kind"`
-				Time      time.Time `json:"time"`
-				SessionID string    `json:"session_id"`
-				ToolUseID string    `json:"tool_use_id"`
-				Tool      string    `json:"tool"`
-				Decision  string    `json:"decision"`
-				Rules     []string  `json:"rules"`
-				Label     string    `json:"label"`
-				Attended  bool      `json:"attended"`
+			raw, err := os.ReadFile(tf)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for f, v := range map[string]any{tf: &truth, filepath.Join(dir, "register.json"): &logged} {
-				raw, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := json.Unmarshal(raw, v); err != nil {
-					t.Fatal(err)
-				}
+			if err := json.Unmarshal(raw, &truth); err != nil {
+				t.Fatal(err)
 			}
-			sort.Slice(logged, func(i, j int) bool { return logged[i].Seq < logged[j].Seq })
-			var entries []register.Entry
-			for _, l := range logged {
-				entries = append(entries, register.Entry{Seq: l.Seq, Kind: l.Kind, Time: l.Time, SessionID: l.SessionID, ToolUseID: l.ToolUseID,
-					Tool: l.Tool, Decision: l.Decision, Rules: l.Rules, Label: l.Label, Attended: l.Attended})
-			}
+			reg := loadCCRegister(t, filepath.Join(dir, "register.json"))
 			var sentinel, other, unguarded int64
 			for _, c := range truth.Calls {
 				switch {
@@ -71,15 +49,7 @@ func TestCodexTruth(t *testing.T) {
 					other++
 				}
 			}
-			src := func(fn func(register.Entry) error) error {
-				for _, e := range entries {
-					if err := fn(e); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			r, _ := run(t, Options{TranscriptDirs: []string{filepath.Join(dir, "sessions")}, Register: src, RuleClass: judge.ClassOf})
+			r, _ := run(t, Options{TranscriptDirs: []string{filepath.Join(dir, "sessions")}, Register: outcome.Entries(reg), Open: reg, RuleClass: judge.ClassOf})
 			eq := func(name string, got *int64, want int64) {
 				t.Helper()
 				if got == nil || *got != want {
