@@ -105,6 +105,7 @@ type judge struct {
 	env     Env
 	cfg     *Config
 	tool    string
+	harness string // Call.Harness: "" Claude Code, HarnessCodex
 	home    string
 	project string // absolute, cleaned; "" when unknown
 	cwd     string
@@ -148,7 +149,7 @@ type judge struct {
 }
 
 func newJudge(c Call, env Env) *judge {
-	j := &judge{env: env, cfg: env.Config, tool: c.ToolName}
+	j := &judge{env: env, cfg: env.Config, tool: c.ToolName, harness: c.Harness}
 	j.home = cleanAbs(env.Home)
 	j.cwd = cleanAbs(c.Cwd)
 	j.project = cleanAbs(env.ProjectDir)

@@ -28,8 +28,13 @@ func exampleConfig(t *testing.T) *Config {
 }
 
 // exampleCall reads an example: a Bash command as it is, another tool as
-// "Tool {json}".
+// "Tool {json}"; "codex: " before either makes it a call from Codex.
 func exampleCall(ex string) Call {
+	if rest, ok := strings.CutPrefix(ex, "codex: "); ok {
+		c := exampleCall(rest)
+		c.Harness = HarnessCodex
+		return c
+	}
 	if tool, in, ok := strings.Cut(ex, " {"); ok && !strings.ContainsAny(tool, " '\"$") && tool != "" && tool[0] >= 'A' && tool[0] <= 'Z' {
 		return Call{ToolName: tool, ToolInput: json.RawMessage("{" + in), Cwd: "/home/user/proj", PermissionMode: "default"}
 	}

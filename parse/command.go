@@ -19,6 +19,7 @@ type cmd struct {
 	dir       string
 	origin    Origin
 	stdin     *input
+	stdinOK   bool // stdin given by the command (Exec.Stdin); never cleared when stdin is consumed
 	pipeline  int
 	stage     int
 	extra     bool             // runs with further unknown arguments (xargs, find -exec +)
@@ -372,6 +373,7 @@ func (w *walker) reparse(c *cmd, src string, o Origin, stdin *input, strict bool
 		origin:  o,
 		wrap:    c.wrappers,
 		stdin:   stdin,
+		stdinOK: c.stdinOK || stdin != nil,
 		remote:  c.remote || o.Kind == OriginRemote,
 	}
 	switch o.Kind {

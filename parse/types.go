@@ -123,6 +123,11 @@ type Exec struct {
 	// container (ssh, docker exec/run, kubectl exec), directly or in code
 	// re-parsed from there; its Dir is then always "" (unknown).
 	Remote bool `json:"remote,omitempty"`
+	// Stdin is true when the command gives the execution its standard
+	// input: a pipe from an earlier stage, a < redirect, a heredoc or
+	// here-string (its own or that of the code it runs in). False: it reads
+	// whatever the harness gave the command, a terminal under Codex.
+	Stdin bool `json:"stdin,omitempty"`
 }
 
 // DynamicCode describes code that would run but cannot be read statically.

@@ -77,6 +77,7 @@ type scope struct {
 	depth   int             // syntax nesting
 	wrap    []string        // wrappers around the code being walked (sudo bash -c '...')
 	stdin   *input          // stdin of the code being walked (ssh host <<EOF)
+	stdinOK bool            // the code being walked has its stdin given (Exec.Stdin)
 	remote  bool            // code that runs on another machine or in a container
 	params  *[]arg          // positional parameters $0, $1... when known, else nil
 	locals  map[string]bool // in a function: the variables declared local
@@ -363,6 +364,7 @@ func (w *walker) newCmd(sc *scope, pp pipePos, args []arg, prefix []Assign, rds 
 	case pp.n == 0:
 		c.stdin = sc.stdin
 	}
+	c.stdinOK = c.stdin != nil || pp.stage > 0 || sc.stdinOK
 	return c
 }
 
@@ -699,6 +701,7 @@ func (w *walker) emit(c *cmd) {
 		HelpOnly:  c.help,
 		FeedDeep:  c.feed != nil && c.feed.Deep,
 		Remote:    c.remote,
+		Stdin:     c.stdinOK,
 	}
 	for i, a := range c.argv {
 		e.Argv[i] = a.Word

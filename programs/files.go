@@ -278,3 +278,21 @@ func TarMembers(args []string) (dir string, members []string) {
 	o := Parse(args, tarSpec)
 	return o.Value('C', "directory"), o.Pos
 }
+
+// CopiesStdin reports that the program, run with args, copies what it
+// reads on stdin to its output: cat (and its family) with no file operand
+// or "-", tee. Upstream of a shell it hands the shell its own stdin.
+func CopiesStdin(name string, args []string) bool {
+	p := Lookup(name)
+	if p == nil {
+		return false
+	}
+	switch p.Name {
+	case "tee":
+		return true
+	case "cat":
+		ops := p.Parse(args).Pos
+		return len(ops) == 0 || has(ops, "-")
+	}
+	return false
+}

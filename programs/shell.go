@@ -1,6 +1,9 @@
 package programs
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Shells: they run -c STRING, a script operand, or what they read on stdin.
 // -o/-O take a value (set -o pipefail); --rcfile/--init-file take a file.
@@ -136,3 +139,66 @@ func EnvCodeText(name, value string) string {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// ReadsCommands reports that the program, run with args (after its name)
+// and with nothing given on its stdin, reads the commands it runs from its
+// stdin: a shell with no -c code and no script operand (or with -s, or -i
+// and no script), an interpreter with no inline code, no module and no
+// script (or the script "-", or -i), ssh with a host and no remote command
+// (and no -N). Where the harness can type into a running command later
+// (Codex's write_stdin, never hooked), that hands the session a shell.
+func ReadsCommands(name string, args []string) bool {
+	p := Lookup(name)
+	if p == nil {
+		return false
+	}
+	if p.HostFirst && p.Is(Runner) && p.Is(NetSender) { // ssh
+		o := p.Parse(args)
+		return len(o.Pos) == 1 && !o.Short['N'] && o.Values["W"] == ""
+	}
+	if !p.Kind.Any(Shell|Interpreter) || p.ChecksOnly(args) {
+		return false
+	}
+	interactive, stdinScript := false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--help" || a == "--version" || a == "-h" || a == "-V" || (a == "-v" && p.Is(Interpreter)):
+			return false
+		case a == "-":
+			return true
+		case a == "--":
+			return i+1 >= len(args) || args[i+1] == "-" || stdinScript
+		case strings.HasPrefix(a, "--"):
+			n, _, hasVal := strings.Cut(a[2:], "=")
+			if slices.Contains(p.InlineLong, n) {
+				return false
+			}
+			if !hasVal && p.Opts.longTakes(n) {
+				i++
+			}
+		case len(a) > 1 && a[0] == '-' || len(a) > 1 && a[0] == '+' && p.Is(Shell):
+			for k := 1; k < len(a); k++ {
+				c := a[k]
+				switch {
+				case strings.IndexByte(p.Inline, c) >= 0, p.Module != "" && c == p.Module[0]:
+					return false
+				case strings.IndexByte(p.Attached, c) >= 0:
+					k = len(a) // its value is the rest of the word (perl -i.bak)
+				case c == 'i':
+					interactive = true
+				case c == 's' && p.Is(Shell):
+					stdinScript = true
+				case strings.IndexByte(p.Opts.Short, c) >= 0:
+					if k == len(a)-1 {
+						i++
+					}
+					k = len(a)
+				}
+			}
+		default:
+			return stdinScript || interactive && p.Is(Interpreter) // a script operand
+		}
+	}
+	return true
+}

@@ -24,11 +24,14 @@ const (
 
 // Case is one labelled call.
 type Case struct {
-	File     string
-	Line     int
-	Want     judge.Verdict // attended
-	Class    string
-	Tool     string
+	File  string
+	Line  int
+	Want  judge.Verdict // attended
+	Class string
+	Tool  string
+	// Harness is the agent the call comes from: "" Claude Code, "codex"
+	// (the tool column written codex:TOOL).
+	Harness  string
 	Input    json.RawMessage // tool_input
 	Text     string          // the input as written
 	KnownGap string          // reason, when the code is known to get it wrong
@@ -104,6 +107,9 @@ func Parse(name string, r io.Reader) ([]Case, error) {
 			return nil, fmt.Errorf("%s:%d: bad decision %q", name, n, f[0])
 		}
 		c := Case{File: name, Line: n, Want: v, Class: f[1], Tool: f[2], Text: f[3]}
+		if t, ok := strings.CutPrefix(c.Tool, "codex:"); ok {
+			c.Tool, c.Harness = t, judge.HarnessCodex
+		}
 		for _, extra := range f[4:] {
 			if gap, ok := strings.CutPrefix(extra, "known_gap:"); ok {
 				c.KnownGap = strings.TrimSpace(gap)
@@ -222,7 +228,11 @@ func Env(unattended bool) judge.Env {
 }
 
 // Call builds the tool call for a case.
-func (c Case) Call() judge.Call { return call(c.Tool, c.Input) }
+func (c Case) Call() judge.Call {
+	k := call(c.Tool, c.Input)
+	k.Harness = c.Harness
+	return k
+}
 
 func call(tool string, input json.RawMessage) judge.Call {
 	return judge.Call{ToolName: tool, ToolInput: input, Cwd: Project,
