@@ -18,9 +18,7 @@ import (
 // here, a failing check of that kind is logged as PENDING instead of
 // failing; SENTINEL_E2E_STRICT=1 makes them fail too. Remove a key when its
 // work lands: the check then holds or fails like any other.
-var pending = map[string]string{
-	"codex-doctor":  "issue 24, codexinstall: sentinel doctor for Codex (a stale trust hash reported); install --codex landed, doctor has no Codex check yet",
-}
+var pending = map[string]string{}
 
 // check fails the test, or logs it as PENDING while key waits on a fix.
 func check(t *testing.T, key string, ok bool, format string, args ...any) {
