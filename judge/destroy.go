@@ -86,22 +86,6 @@ func (j *judge) homeArea(p string) bool {
 	return j.locate(p) == locOutside
 }
 
-// cacheRoots hold what a tool rebuilds on its own: emptying them loses
-// nothing (rm -rf ~/.cache/pip, find ~/.cache -atime +90 -delete).
-var cacheRoots = []string{".cache", "Library/Caches", ".npm/_cacache", ".npm/_logs", ".gradle/caches", ".cargo/registry/cache", ".yarn/cache"}
-
-// cache reports a path inside a cache under home (a cache root's own
-// directory counts only for the roots that are a tool's alone).
-func (j *judge) cache(p string) bool {
-	for _, c := range cacheRoots {
-		root := j.home + "/" + c
-		if strictlyUnder(p, root) || p == root && strings.Contains(c, "/") && c != "Library/Caches" {
-			return true
-		}
-	}
-	return false
-}
-
 // existingFile reports a regular file at p (followed; nothing opened).
 // Replay (NoFiles) does not look.
 func (j *judge) existingFile(p string) bool {

@@ -492,6 +492,9 @@ func (j *judge) writeLex(p string, kind writeKind, detail string) {
 		return
 	}
 	if j.isCredentialStore(base) {
+		if inertInStore(base, kind) {
+			return
+		}
 		j.add(RuleCredentialStoreWrite, detail)
 		return
 	}
@@ -502,6 +505,9 @@ func (j *judge) writeLex(p string, kind writeKind, detail string) {
 		return
 	}
 	if j.locate(p) == locHomeDot {
+		if kind == kindDelete && j.cache(p) {
+			return // rm -rf ~/.npm: rebuilt on demand (protected.go)
+		}
 		if kind == kindTruncate {
 			j.add(RuleTruncateDotfile, detail)
 		} else {

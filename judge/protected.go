@@ -337,3 +337,96 @@ func (j *judge) relHome(p string) string {
 	}
 	return p[len(j.home)+1:]
 }
+
+// Regenerable home content, decided here once (blind attack 2, false
+// flags 1): what a tool rebuilds, downloads or reinstalls on its own.
+// Deleting it loses nothing the operator made, so it is not the
+// destruction of a home file or dot-directory (rm.go, destroy.go,
+// roots.go ask this); the guard's own files and credential stores are
+// judged before (writeLex), and ~, ~/Documents, ~/.ssh, ~/.gnupg never
+// are regenerable. A root counts with what is below it; ~/.m2/settings.xml
+// and ~/.npmrc (credentials) are not below any root.
+var regenerableRoots = []string{
+	// caches by name and by the XDG and macOS conventions
+	".cache", "Library/Caches", ".npm", ".yarn/cache", ".pnpm-store", ".local/share/pnpm/store",
+	".m2/repository", ".gradle/caches", ".gradle/wrapper/dists", ".ivy2/cache", ".sbt/boot",
+	".cargo/registry", ".cargo/git", "go/pkg/mod", ".bun/install/cache", ".deno", ".nuget/packages",
+	".composer/cache", ".cpanm", ".node-gyp", ".electron-gyp", ".cocoapods/repos",
+	// toolchain versions a version manager installs again
+	".nvm/versions", ".pyenv/versions", ".rbenv/versions", ".rustup/toolchains", ".sdkman/candidates",
+	".local/share/fnm/node-versions", ".volta/tools/image", ".local/share/mise/installs", ".asdf/installs",
+	// virtual environments, rebuilt from the project's lock file
+	".local/share/virtualenvs", ".virtualenvs", ".local/share/pypoetry/virtualenvs",
+	// editors' remote servers, fetched again at the next connection
+	".vscode-server/bin", ".cursor-server/bin",
+}
+
+// regenerableFiles are state files directly in home that their program
+// writes again (a prefix: .zcompdump-host-5.9); shell histories are
+// traces and not here.
+var regenerableFiles = []string{".zcompdump", ".viminfo", ".lesshst", ".wget-hsts", ".xsession-errors"}
+
+// fetchedSuffixes are installers and images in ~/Downloads: a copy of
+// something fetched, fetched again at need (not ~/Downloads itself, not
+// everything in it).
+var fetchedSuffixes = []string{".dmg", ".pkg", ".iso", ".deb", ".rpm", ".msi", ".exe", ".appimage", ".tar.gz", ".tgz", ".zip", ".whl"}
+
+// cache reports regenerable home content at p (a glob counts when every
+// path it can match is regenerable: ~/.cache/*, ~/.zcompdump*).
+func (j *judge) cache(p string) bool {
+	if j.home == "" || !strictlyUnder(p, j.home) {
+		return false
+	}
+	dir, name := filepath.Dir(p), filepath.Base(p)
+	glob := strings.ContainsAny(p, "*?[")
+	if glob {
+		k := strings.IndexAny(p, "*?[")
+		s := strings.LastIndexByte(p[:k], '/')
+		dir, name = p[:s], p[s+1:k] // name: the literal start of the pattern
+	}
+	target := p
+	if glob {
+		target = dir
+	}
+	for _, c := range regenerableRoots {
+		if under(target, j.home+"/"+c) {
+			return true
+		}
+	}
+	if dir == j.home {
+		for _, f := range regenerableFiles {
+			if name == f || strings.HasPrefix(name, f) && (glob || strings.ContainsAny(name[len(f):len(f)+1], "-.")) {
+				return true
+			}
+		}
+	}
+	if !glob && dir == j.home+"/Downloads" {
+		lower := strings.ToLower(name)
+		for _, s := range fetchedSuffixes {
+			if strings.HasSuffix(lower, s) && len(lower) > len(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inertInStore reports a write in a credential store that plants no
+// credential: host keys appended to known_hosts (ssh-keyscan >>, what ssh
+// itself does on first contact), or a backup copy no tool reads
+// (cp ~/.ssh/config ~/.ssh/config.bak).
+func inertInStore(p string, kind writeKind) bool {
+	base := filepath.Base(p)
+	if kind == kindAppend && (base == "known_hosts" || base == "known_hosts2") {
+		return true
+	}
+	if kind == kindDelete || kind == kindEmpty {
+		return false
+	}
+	for _, b := range backupSuffixes {
+		if s, ok := strings.CutSuffix(base, b); ok && s != "" && !strings.ContainsAny(base, "*?[") {
+			return true
+		}
+	}
+	return false
+}

@@ -272,18 +272,35 @@ func namesOnlyOutput(all []parse.Exec, i int) bool {
 			return false // tee-like: the values go somewhere too
 		}
 	}
-	next := false
-	for k := range all {
-		f := &all[k]
-		if f.Pipeline != e.Pipeline || f.Stage != e.Stage+1 {
-			continue
+	// the stages it feeds, in order: text passers (sort, uniq) may stand
+	// before the stage that keeps only names (env | sort | cut -d= -f1)
+	for stage := e.Stage + 1; ; stage++ {
+		found, passer := false, true
+		for k := range all {
+			f := &all[k]
+			if f.Pipeline != e.Pipeline || f.Stage != stage {
+				continue
+			}
+			if len(f.Argv) == 0 || f.Dynamic {
+				return false
+			}
+			found = true
+			args := wordValues(f.Argv[1:])
+			if programs.NamesOnly(f.Name, args) {
+				passer = false
+				continue
+			}
+			if !textPasser(f.Name, args) || len(f.Redirects) > 0 {
+				return false
+			}
 		}
-		if len(f.Argv) == 0 || f.Dynamic || !programs.NamesOnly(f.Name, wordValues(f.Argv[1:])) {
-			return false
+		if !found {
+			return false // the values reached the end of the pipeline
 		}
-		next = true
+		if !passer {
+			return true
+		}
 	}
-	return next
 }
 
 // movesSecret judges a move (mv, git mv) of a secret file to a name that

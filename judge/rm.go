@@ -37,14 +37,14 @@ var _ = rules(
 		Reason:      "recursive or forced rm of the home directory or its dotfiles",
 		Alternative: "delete the specific project paths you mean, by name",
 		Matches:     "recursive/forced rm of `~`, `~/*`, a home dotfile/dot-dir",
-		Fire:        []string{`rm -rf {~,}`, `rm -rf ~{,}`, `rm -rf {/tmp/x,~}`, "rm -rf ~", "rm -rf ~/.cache"},
-		Pass:        []string{`rm -rf build/{a,b}`, "rm -rf ~/proj/build", "ls ~"}},
+		Fire:        []string{`rm -rf {~,}`, `rm -rf ~{,}`, `rm -rf {/tmp/x,~}`, "rm -rf ~", "rm -rf ~/.config", "rm -rf ~/.ssh"},
+		Pass:        []string{`rm -rf build/{a,b}`, "rm -rf ~/proj/build", "ls ~", "rm -rf ~/.cache", "rm -rf ~/.npm", "rm -f ~/.zcompdump*"}},
 	Rule{ID: RuleRmOutsideProject, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "recursive or forced rm of a path outside the project",
 		Alternative: "work inside the project or a temp dir; ask the operator to remove it",
 		Matches:     "recursive rm outside the project and temp dirs, or forced rm of a glob there (`rm -f` of one named file is RM-FILE-OUTSIDE-PROJECT)",
-		Fire:        []string{"rm -rf /opt/app", "rm -rf ~/Documents"},
-		Pass:        []string{"rm -rf build", "rm -rf /tmp/x"}},
+		Fire:        []string{"rm -rf /opt/app", "rm -rf ~/Documents", "rm -rf ~/Downloads"},
+		Pass:        []string{"rm -rf build", "rm -rf /tmp/x", "rm -rf ~/.m2/repository/com/acme", "rm -rf ~/.nvm/versions/node/v14.21.3", "rm -rf ~/Downloads/old-installer.dmg"}},
 	Rule{ID: RuleRmFileOutsideProject, Class: ClassDestroyFiles, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "deleting a file outside the project",
 		Alternative: "leave files outside the project to the operator",
@@ -336,7 +336,7 @@ func (j *judge) find(e *parse.Exec, args []string, detail string) {
 
 // findRoot judges a deleting find rooted at the absolute path p.
 func (j *judge) findRoot(e *parse.Exec, p string, args []string, detail string) {
-	if j.cache(p) || p == j.home+"/.cache" && programs.FindSelects(args) {
+	if j.cache(p) {
 		// find ~/.cache -atime +90 -delete: rebuilt on demand (unless the
 		// guard keeps its state there)
 		if j.isSentinelPath(p) || j.aboveSentinel(p) {

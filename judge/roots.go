@@ -32,7 +32,7 @@ var _ = rules(
 		Reason:      "moving /, a system directory, the home directory or a home folder away deletes it from where everything expects it",
 		Alternative: "move the specific files you mean, inside the project",
 		Matches:     "`mv` (any wrapper, `-t`) or `rsync --remove-source-files` of `/`, a system dir, `~`, `~/*`, or a home folder (`~/Projects`) to a temp dir, `/dev/null` or out of home",
-		Fire: []string{"mv ~ /tmp/old", "mv ~/* /tmp/", "mv /etc /tmp/etc", "mv ~/Projects /tmp/x", "mv -t /tmp ~/Documents",
+		Fire: []string{"mv ~ /tmp/old", "mv ~/* /tmp/", "mv /etc /tmp/etc", "mv ~/Projects /tmp/x", "mv -t /tmp ~/Documents", "mv ~/Documents ~/.cache/x",
 			"rsync -a --remove-source-files ~/ /tmp/h/"},
 		Pass: []string{"mv build/ /tmp/old-build", "mv ~/Downloads/file.zip ./", "mv ~/Projects ~/Archive/", "mv /tmp/a /tmp/b",
 			"rsync -a --remove-source-files ./out/ /tmp/out/"}},
@@ -130,7 +130,8 @@ func (j *judge) awayFromHome(p, d string) bool {
 	if !j.homeFolder(p) {
 		return true
 	}
-	return d == "" || d == "/dev/null" || j.home == "" || !under(d, j.home)
+	// into a cache: gone at the next clean-up (mv ~/Documents ~/.cache/x)
+	return d == "" || d == "/dev/null" || j.home == "" || !under(d, j.home) || j.cache(d)
 }
 
 // wholeProject reports the project dir itself or all of its entries.

@@ -39,9 +39,9 @@ func TestStrictestSpeaksFirst(t *testing.T) {
 	env := testEnv(t)
 	for _, unatt := range []bool{false, true} {
 		env.Unattended = unatt
-		d := Decide(bash("rm -rf ~/.cache"), env)
+		d := Decide(bash("rm -rf ~/.vim"), env)
 		if len(d.Hits) == 0 || d.Hits[0].RuleID != RuleRmHome {
-			t.Errorf("unattended %v: rm -rf ~/.cache told %v, want RM-HOME first", unatt, d.RuleIDs())
+			t.Errorf("unattended %v: rm -rf ~/.vim told %v, want RM-HOME first", unatt, d.RuleIDs())
 		}
 		if r := DecisionReason(d, 1); len(d.Hits) > 0 && r[:len(Marker)+len(RuleRmHome)] != Marker+RuleRmHome {
 			t.Errorf("reason %q", r)
