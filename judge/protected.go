@@ -271,10 +271,40 @@ const (
 )
 
 var _ = onExec(func(j *judge, x execution) {
-	if programs.HooksOff(x.e.Name, x.args) {
+	if programs.HooksOff(x.e.Name, x.args) || j.agentHomeMoved(x.e) {
 		j.add(RuleAgentHooksOff, x.detail)
 	}
 })
+
+// agentHomeMoved reports an agent started with its configuration
+// directory moved (CLAUDE_CONFIG_DIR=/tmp/c claude) somewhere that is not
+// the operator's (Env.AgentDirs, ~/.claude, ~/.codex): the hooks are not there.
+func (j *judge) agentHomeMoved(e *parse.Exec) bool {
+	v := programs.AgentHomeVar(e.Name)
+	if v == "" {
+		return false
+	}
+	for k := len(e.Assigns) - 1; k >= 0; k-- {
+		a := e.Assigns[k]
+		if a.Name != v {
+			continue
+		}
+		d, ok := j.resolve(a.Value.Value, e.Dir)
+		if !a.Value.Static || !ok {
+			return true
+		}
+		if j.home != "" && (d == j.home+"/.claude" || d == j.home+"/.codex") {
+			return false
+		}
+		for _, ad := range j.agentDirs {
+			if d == ad {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
 
 var _ = rules(
 	Rule{ID: RulePathShim, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
@@ -286,9 +316,11 @@ var _ = rules(
 	Rule{ID: RuleAgentHooksOff, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 		Reason:      "starts a coding agent with settings that switch its hooks or permission checks off: the guard would not see what it runs",
 		Alternative: "run the agent with the operator's settings",
-		Matches:     "`claude --settings` whose JSON holds `disableAllHooks`, `hooks` or `permissions`, `--setting-sources` without `user`; `codex --ignore-user-config`, `--dangerously-bypass-hook-trust`, `--disable hooks`, `-c hooks…`/`approval_policy=never`/`sandbox_mode=danger-full-access`",
-		Fire:        []string{`claude --settings '{"disableAllHooks": true}' -p hi`, "claude --setting-sources project -p x", "codex exec --ignore-user-config 'x'"},
-		Pass:        []string{`claude --settings '{"model": "opus"}' -p hi`, "claude -p 'summarise'", "codex exec 'explain'"}},
+		Matches:     "`claude --settings` of a file, or whose JSON holds `disableAllHooks`, `hooks` or `permissions`; `CLAUDE_CONFIG_DIR`/`CODEX_HOME` set to a directory not the operator's for the agent; `--setting-sources` without `user`; `codex --ignore-user-config`, `--dangerously-bypass-hook-trust`, `--disable hooks`, `-c hooks…`/`approval_policy=never`/`sandbox_mode=danger-full-access`",
+		Fire: []string{`claude --settings '{"disableAllHooks": true}' -p hi`, "claude --setting-sources project -p x", "codex exec --ignore-user-config 'x'",
+			"claude --settings ./s.json -p hi", "CLAUDE_CONFIG_DIR=/tmp/c claude -p x", "CODEX_HOME=/tmp/c codex exec x"},
+		Pass: []string{`claude --settings '{"model": "opus"}' -p hi`, "claude -p 'summarise'", "codex exec 'explain'",
+			"CLAUDE_CONFIG_DIR=~/.claude claude -p x", "CODEX_HOME=~/.codex codex exec x"}},
 )
 
 // protectedOperands judges the operands of a program whose effect on them

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"github.com/sentinel-guard/sentinel/parse"
 	"path"
 	"strings"
 
@@ -17,12 +18,13 @@ import (
 const RuleSentinelDisable = "SENTINEL-DISABLE"
 
 var _ = rules(Rule{ID: RuleSentinelDisable, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
-	Reason:      "switching the guard off: killing, uninstalling or rebuilding the sentinel, or grading its own flags",
+	Reason:      "switching the guard off: killing or stopping the sentinel or the agent whose hooks it is, uninstalling or rebuilding the sentinel, or grading its own flags",
 	Alternative: "the sentinel is the operator's; ask them",
-	Matches:     "`pkill`/`killall` of a sentinel process, `sentinel uninstall`/`install`/`keygen`/`grade`, `go build -o`/`go install` onto a sentinel binary or its directory",
-	Fire: []string{"pkill -f sentinel", "killall sentinel-hook", "sentinel uninstall", "sentinel grade 12 false",
+	Matches:     "`pkill`/`killall` (any signal) of a sentinel or coding-agent process, `kill` of the pids `pgrep`/`pidof` find for one (`$(...)`, `| xargs kill`), `sentinel uninstall`/`install`/`keygen`/`grade`, `go build -o`/`go install` onto a sentinel binary or its directory",
+	Fire: []string{"pkill -f sentinel", "killall sentinel-hook", "killall -STOP sentinel-hook", "kill -STOP $(pgrep -f sentinel-hook)",
+		"pgrep -f claude | xargs kill -9", "pkill -9 claude", "sentinel uninstall", "sentinel grade 12 false",
 		"go build -o ~/.local/bin/ ./cmd/sentinel-hook", "go install ./cmd/sentinel-hook"},
-	Pass: []string{"pkill -f 'node server.js'", "sentinel log", "sentinel verify", "sentinel check -- ls",
+	Pass: []string{"pkill -f 'node server.js'", "kill -STOP $(pgrep -f 'node server.js')", "pgrep -f vite | xargs kill -9", "killall -HUP nginx", "sentinel log", "sentinel verify", "sentinel check -- ls",
 		"go build -o ./bin/app ./cmd/app", "go install ./cmd/mytool", "pgrep -f sentinel"},
 })
 
@@ -33,12 +35,9 @@ var guardCommands = map[string]bool{"uninstall": true, "install": true, "keygen"
 var _ = onExec(func(j *judge, x execution) {
 	p := programs.Lookup(x.e.Name)
 	switch canon(p, x.e.Name) {
-	case "pkill": // killall, skill, slay
-		for _, a := range p.Parse(x.args).Pos {
-			if namesGuard(a) {
-				j.add(RuleSentinelDisable, x.detail)
-				return
-			}
+	case "pkill", "kill": // killall, skill, slay; kill of pids found by name
+		if j.signalsGuard(x) {
+			j.add(RuleSentinelDisable, x.detail)
 		}
 	case "sentinel":
 		if o := programs.Operands(x.args); len(o) > 0 && guardCommands[o[0]] {
@@ -48,6 +47,59 @@ var _ = onExec(func(j *judge, x execution) {
 		j.goBuildOntoGuard(x)
 	}
 })
+
+// signalsGuard reports a killer aimed at the guard or at the agent whose
+// calls it sees (killall -STOP sentinel-hook stops it as surely as -9):
+// by name, or by the pids a finder printed for such a name, through a
+// substitution (kill -STOP $(pgrep -f sentinel-hook)) or xargs (pgrep -f
+// claude | xargs kill -9).
+func (j *judge) signalsGuard(x execution) bool {
+	e := x.e
+	if programs.Lookup(e.Name).Name == "pkill" {
+		for _, t := range programs.KillTargets(e.Name, x.args) {
+			if namesGuardOrAgent(t) {
+				return true
+			}
+		}
+		return false
+	}
+	for k := range x.all {
+		f := &x.all[k]
+		if k == x.i || len(f.Argv) == 0 {
+			continue
+		}
+		fed := f.Pipeline != 0 && f.Pipeline == e.Pipeline && f.Stage == e.Stage-1 && e.ExtraArgs
+		inWord := false
+		if !fed && f.Origin.Kind == parse.OriginSubst {
+			for _, w := range e.Argv[1:] {
+				inWord = inWord || !w.Static && strings.Contains(w.Value, f.Name)
+			}
+		}
+		if !fed && !inWord {
+			continue
+		}
+		for _, t := range programs.PidFinder(f.Name, wordValues(f.Argv[1:])) {
+			if namesGuardOrAgent(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesGuardOrAgent reports a process name or pattern that matches the
+// guard's or a coding agent's (whose hooks are the guard).
+func namesGuardOrAgent(pattern string) bool {
+	if namesGuard(pattern) {
+		return true
+	}
+	for _, w := range strings.Fields(strings.Trim(pattern, "^$")) {
+		if programs.IsAgent(path.Base(w)) {
+			return true
+		}
+	}
+	return false
+}
 
 // namesGuard reports a process name or pattern that matches the guard's.
 func namesGuard(pattern string) bool {

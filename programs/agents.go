@@ -111,6 +111,9 @@ func HooksOff(name string, args []string) bool {
 			if !ok && a == "--settings" && i+1 < len(args) {
 				v, ok = args[i+1], true
 			}
+			if ok && !strings.HasPrefix(strings.TrimSpace(v), "{") {
+				return true // a settings file: its text is not on the command line
+			}
 			if ok && (strings.Contains(v, "disableAllHooks") || strings.Contains(v, "\"hooks\"") ||
 				strings.Contains(v, "permissions") || strings.Contains(v, "defaultMode")) {
 				return true
@@ -142,4 +145,17 @@ func HooksOff(name string, args []string) bool {
 		}
 	}
 	return false
+}
+
+// AgentHomeVar is the variable that moves an agent's configuration (its
+// settings and hooks) elsewhere: an agent started with another one loads
+// none of the operator's hooks.
+func AgentHomeVar(name string) string {
+	switch name {
+	case "claude":
+		return "CLAUDE_CONFIG_DIR"
+	case "codex":
+		return "CODEX_HOME"
+	}
+	return ""
 }

@@ -17,6 +17,12 @@ var _ = register(
 	// process of the user.
 	&Program{Name: "pkill", Names: []string{"killall", "skill", "slay"}, Opts: S("dgGPstuUFoy", "signal", "euid", "uid",
 		"group", "session", "terminal", "parent", "pgroup", "pidfile", "older-than", "younger-than", "user")},
+	// pgrep PATTERN, pidof NAME print the ids of the processes they match;
+	// kill PID... signals them (KillTargets, PidFinder)
+	&Program{Name: "pgrep", Kind: NonReader, Opts: S("dgGPstuUFoy", "euid", "uid", "group", "session", "terminal",
+		"parent", "pgroup", "pidfile", "older-than", "younger-than", "delimiter")},
+	&Program{Name: "pidof", Kind: NonReader, Opts: S("o", "omit-pid")},
+	&Program{Name: "kill", Kind: NonReader, Opts: S("sn", "signal")},
 	// killall5 signals every process: its own entry, or Lookup would take
 	// it for killall with a version
 	&Program{Name: "killall5"},
@@ -35,3 +41,50 @@ var _ = register(
 		return len(a) == 0 || len(a) == 1 && (a[0] == "-p" || a[0] == "-x" || a[0] == "-px")
 	}},
 )
+
+// signalNames are the signals a killer is told by name (-STOP, -SIGKILL).
+var signalNames = map[string]bool{"HUP": true, "INT": true, "QUIT": true, "ILL": true, "TRAP": true, "ABRT": true,
+	"BUS": true, "FPE": true, "KILL": true, "USR1": true, "SEGV": true, "USR2": true, "PIPE": true, "ALRM": true,
+	"TERM": true, "CHLD": true, "CONT": true, "STOP": true, "TSTP": true, "TTIN": true, "TTOU": true, "XCPU": true,
+	"XFSZ": true, "VTALRM": true, "PROF": true, "WINCH": true, "IO": true, "PWR": true, "SYS": true}
+
+// withoutSignal drops the signal a killer is given as -NAME, -SIGNAME or
+// -N (kill -9, killall -STOP): the letters of a name would otherwise read
+// as options that take a value and swallow the target.
+func withoutSignal(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if s, ok := strings.CutPrefix(a, "-"); ok && s != "" {
+			s = strings.TrimPrefix(strings.ToUpper(s), "SIG")
+			if signalNames[s] && strings.ToUpper(a) == a || strings.Trim(s, "0123456789") == "" && s != "" {
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// KillTargets are what a process killer aims at: the names or patterns
+// of pkill and killall, the pids (or %jobs) of kill, nil for others.
+func KillTargets(name string, args []string) []string {
+	p := Lookup(name)
+	if p == nil {
+		return nil
+	}
+	switch p.Name {
+	case "pkill", "kill":
+		return p.Parse(withoutSignal(args)).Pos
+	}
+	return nil
+}
+
+// PidFinder are the names or patterns whose process ids a finder prints
+// (pgrep PATTERN, pidof NAME), nil for a program that is none.
+func PidFinder(name string, args []string) []string {
+	p := Lookup(name)
+	if p == nil || p.Name != "pgrep" && p.Name != "pidof" {
+		return nil
+	}
+	return p.Parse(args).Pos
+}
