@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sentinel-guard/sentinel/parse"
 	"github.com/sentinel-guard/sentinel/programs"
 )
 
@@ -21,14 +22,20 @@ import (
 var (
 	mcpPathKeys    = []string{"path", "paths", "file", "files", "file_path", "filepath", "filename", "filenames", "dir", "directory", "source", "destination", "target", "src", "dest", "root", "cwd", "notebook_path"}
 	mcpURLKeys     = []string{"url", "uri", "urls", "endpoint", "href", "link"}
-	mcpCommandKeys = []string{"command", "cmd", "script", "shell", "commandline", "command_line"}
+	mcpCommandKeys = []string{"command", "cmd", "script", "shell", "commandline", "command_line", "cli_command", "input"}
+	// mcpSQLKeys hold a statement for a data store
+	mcpSQLKeys = []string{"sql", "query", "statement", "statements"}
+	// mcpDestKeys name where a move puts its sources
+	mcpDestKeys = []string{"destination", "dest", "target", "to", "new_path", "destination_path", "target_path"}
 )
 
 // mcpVerbs sort a tool's name: writes, deletes, runs.
 var (
 	mcpWriteVerbs  = []string{"write", "edit", "create", "move", "rename", "copy", "put", "upload", "save", "append", "patch", "update", "set", "mkdir"}
-	mcpDeleteVerbs = []string{"delete", "remove", "rm", "unlink", "trash", "purge"}
-	mcpRunVerbs    = []string{"run", "exec", "execute", "shell", "terminal", "command", "bash", "spawn"}
+	mcpDeleteVerbs = []string{"delete", "remove", "rm", "rmdir", "unlink", "trash", "purge", "del", "erase"}
+	mcpRunVerbs    = []string{"run", "exec", "execute", "shell", "terminal", "command", "bash", "spawn", "cli"}
+	// a tool of these names deletes a whole tree (rm -rf), not one file
+	mcpTreeWords = []string{"directory", "dir", "folder", "rmdir", "tree", "recursive"}
 )
 
 func (j *judge) mcpTool(tool string, obj map[string]any) error {
@@ -49,6 +56,20 @@ func (j *judge) mcpTool(tool string, obj map[string]any) error {
 		kind, write = kindDelete, true
 	}
 	detail := tool
+	// a delete is judged as rm judges it (rm -rf ~ through delete_directory
+	// is RM-HOME, not a dotfile write), a move as mv (move_file of
+	// ~/Documents to /tmp is MOVE-ROOT)
+	tree := hasVerb(mcpTreeWords) || obj["recursive"] == true
+	synth := &parse.Exec{Name: "rm", Dir: j.cwd}
+	var moved []string
+	dest := ""
+	if hasVerb([]string{"move", "rename", "mv"}) {
+		for k, v := range obj {
+			if s, ok := v.(string); ok && contains(mcpDestKeys, strings.ToLower(k)) {
+				dest = s
+			}
+		}
+	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
 		keys = append(keys, k)
@@ -58,7 +79,14 @@ func (j *judge) mcpTool(tool string, obj map[string]any) error {
 		lk := strings.ToLower(k)
 		for _, v := range mcpStrings(obj[k]) {
 			switch {
+			case kind == kindDelete && (contains(mcpPathKeys, lk) || strings.HasSuffix(lk, "path")):
+				if p, ok := j.resolve(v, j.cwd); ok {
+					j.rmAbs(synth, p, tree, tree, detail+" "+v)
+				}
 			case contains(mcpPathKeys, lk) || strings.HasSuffix(lk, "_path") || strings.HasSuffix(lk, "path"):
+				if dest != "" && !contains(mcpDestKeys, lk) {
+					moved = append(moved, v)
+				}
 				if write && (lk != "source" && lk != "src" || kind == kindDelete) {
 					j.writePath(v, kind, detail+" "+v)
 				} else {
@@ -68,12 +96,17 @@ func (j *judge) mcpTool(tool string, obj map[string]any) error {
 				if h := programs.HostOf(v); metadataHost(h) {
 					j.secretReadHit(detail + " " + v)
 				}
-			case contains(mcpCommandKeys, lk) && hasVerb(mcpRunVerbs):
+			case contains(mcpCommandKeys, lk) && (hasVerb(mcpRunVerbs) || lk == "cli_command"):
 				if err := j.bash(v); err != nil {
 					return err // could not be judged: the call's error decision
 				}
+			case contains(mcpSQLKeys, lk) && destructiveSQL(v):
+				j.add(RuleDataSqlDestructive, detail) // mcp__postgres__query {sql: "DROP TABLE users"}
 			}
 		}
+	}
+	if len(moved) > 0 {
+		j.moveAway(&parse.Exec{Name: "mv", Dir: j.cwd}, moved, dest, detail)
 	}
 	return nil
 }

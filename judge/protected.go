@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -271,7 +273,7 @@ const (
 )
 
 var _ = onExec(func(j *judge, x execution) {
-	if programs.HooksOff(x.e.Name, x.args) || j.agentHomeMoved(x.e) {
+	if programs.HooksOff(x.e.Name, x.args) || j.agentHomeMoved(x.e) || j.settingsFileHooksOff(x.e, x.args) {
 		j.add(RuleAgentHooksOff, x.detail)
 	}
 })
@@ -461,4 +463,25 @@ func inertInStore(p string, kind writeKind) bool {
 		}
 	}
 	return false
+}
+
+// settingsFileHooksOff reads the file claude --settings names (bounded):
+// one that cannot be read, or whose text switches hooks off, is hooks off.
+func (j *judge) settingsFileHooksOff(e *parse.Exec, args []string) bool {
+	f := programs.SettingsFile(e.Name, args)
+	if f == "" {
+		return false
+	}
+	p, ok := j.resolve(f, e.Dir)
+	if !ok || j.env.NoFiles {
+		return true
+	}
+	fh, err := os.Open(p)
+	if err != nil {
+		return true
+	}
+	defer fh.Close()
+	b := make([]byte, 64<<10)
+	n, _ := io.ReadFull(fh, b)
+	return n == len(b) || programs.SettingsHooksOff(string(b[:n]))
 }

@@ -111,12 +111,8 @@ func HooksOff(name string, args []string) bool {
 			if !ok && a == "--settings" && i+1 < len(args) {
 				v, ok = args[i+1], true
 			}
-			if ok && !strings.HasPrefix(strings.TrimSpace(v), "{") {
-				return true // a settings file: its text is not on the command line
-			}
-			if ok && (strings.Contains(v, "disableAllHooks") || strings.Contains(v, "\"hooks\"") ||
-				strings.Contains(v, "permissions") || strings.Contains(v, "defaultMode")) {
-				return true
+			if ok && strings.HasPrefix(strings.TrimSpace(v), "{") && SettingsHooksOff(v) {
+				return true // a file's text is judge's to read (SettingsFile)
 			}
 			s, ok := strings.CutPrefix(a, "--setting-sources=")
 			if !ok && a == "--setting-sources" && i+1 < len(args) {
@@ -156,6 +152,31 @@ func AgentHomeVar(name string) string {
 		return "CLAUDE_CONFIG_DIR"
 	case "codex":
 		return "CODEX_HOME"
+	}
+	return ""
+}
+
+// SettingsHooksOff reports Claude Code settings text that switches hooks
+// or permission checks off, or replaces them.
+func SettingsHooksOff(v string) bool {
+	return strings.Contains(v, "disableAllHooks") || strings.Contains(v, "\"hooks\"") ||
+		strings.Contains(v, "permissions") || strings.Contains(v, "defaultMode")
+}
+
+// SettingsFile is the file claude --settings names ("" for inline JSON
+// or none).
+func SettingsFile(name string, args []string) string {
+	if name != "claude" {
+		return ""
+	}
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--settings=")
+		if !ok && a == "--settings" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if ok && !strings.HasPrefix(strings.TrimSpace(v), "{") {
+			return v
+		}
 	}
 	return ""
 }
