@@ -57,17 +57,6 @@ func parseCodexTOML(text string) (*tomlDoc, error) {
 	return d, nil
 }
 
-func (d *tomlDoc) text() string {
-	if len(d.lines) == 0 {
-		return ""
-	}
-	s := strings.Join(d.lines, "\n")
-	if d.trailingNL {
-		s += "\n"
-	}
-	return s
-}
-
 // scanTOMLHeaders finds the lines that open a table: a '[' first on a line
 // that does not continue a value (a multi-line string or array). Strings,
 // comments and brackets inside values are followed so that "[x]" in a

@@ -177,7 +177,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // body reads a request body, decompressed as its content-encoding says.
 func body(r *http.Request) ([]byte, error) {
-	var rd io.Reader = io.LimitReader(r.Body, 64<<20)
+	rd := io.LimitReader(r.Body, 64<<20)
 	switch strings.ToLower(r.Header.Get("Content-Encoding")) {
 	case "gzip":
 		zr, err := gzip.NewReader(rd)
