@@ -49,8 +49,13 @@ const (
 // askTail ends the reason of an ask written as a deny (DialectCodex): what
 // it is and how a person approves it. The agent cannot approve it: nothing
 // it can send makes the guard allow this call.
-const askTail = " This is an ask: it needs a person's approval, and Codex cannot put a hook's question to one, so the call is blocked." +
-	" To approve it, a person runs the command (or makes the change) in their own terminal, outside the agent; the agent cannot approve it, and the same call is blocked again."
+const (
+	askTail = " This is an ask: it needs a person's approval, and Codex cannot put a hook's question to one, so the call is blocked." + approveTail
+	// unknownAskTail: the payload did not say which harness sent it, so
+	// the answer takes the form that blocks in both and names neither.
+	unknownAskTail = " This is an ask: it needs a person's approval, and the payload did not say which harness sent it, so the call is blocked (an ask that Codex reads would run)." + approveTail
+	approveTail    = " To approve it, a person runs the command (or makes the change) in their own terminal, outside the agent; the agent cannot approve it, and the same call is blocked again."
+)
 
 // writeAnswer writes the decision in the dialect's contract: nothing for
 // allow, else one JSON object. tail ends the reason (where the entry is);
@@ -61,7 +66,12 @@ func writeAnswer(w io.Writer, dl Dialect, v judge.Verdict, body, tail string) {
 	}
 	decision := v.String()
 	if v == judge.Ask && dl != DialectClaudeCode {
-		decision, tail = judge.Deny.String(), askTail+tail
+		decision = judge.Deny.String()
+		if dl == DialectUnknown {
+			tail = unknownAskTail + tail
+		} else {
+			tail = askTail + tail
+		}
 	}
 	reason := capReason(body, tail)
 	if reason == "" {

@@ -161,6 +161,10 @@ func TestCodexFailurePaths(t *testing.T) {
 		if a.decision != "deny" || !strings.Contains(a.reason, "SENTINEL-UNJUDGED") || !strings.Contains(a.reason, "This is an ask") {
 			t.Errorf("%s: %+v", name, a)
 		}
+		// Who sent it is not known: the reason names no harness as the caller.
+		if strings.Contains(a.reason, "Codex cannot") {
+			t.Errorf("%s: an unknown harness's answer speaks of Codex as the caller: %s", name, a.reason)
+		}
 		if e == nil || e.Kind != register.KindError || e.Decision != "ask" {
 			t.Errorf("%s: entry %+v", name, e)
 		}
