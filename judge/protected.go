@@ -1,11 +1,10 @@
 package judge
 
 import (
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/sentinel-guard/sentinel/internal/safefile"
 	"github.com/sentinel-guard/sentinel/parse"
 	"github.com/sentinel-guard/sentinel/programs"
 )
@@ -476,12 +475,8 @@ func (j *judge) settingsFileHooksOff(e *parse.Exec, args []string) bool {
 	if !ok || j.env.NoFiles {
 		return true
 	}
-	fh, err := os.Open(p)
-	if err != nil {
-		return true
-	}
-	defer fh.Close()
-	b := make([]byte, 64<<10)
-	n, _ := io.ReadFull(fh, b)
-	return n == len(b) || programs.SettingsHooksOff(string(b[:n]))
+	// safefile: the agent can put a FIFO or a device there (os.Open of a
+	// FIFO with no writer blocks the hook); too large reads as hooks off.
+	b, err := safefile.ReadFile(p, 64<<10)
+	return err != nil || programs.SettingsHooksOff(string(b))
 }
