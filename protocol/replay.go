@@ -134,8 +134,9 @@ func Replay(each func(func(register.Entry) error) error, decide Decider, mustKee
 // Each entry is judged with the session memory the hook had for it,
 // rebuilt from the entries before it (session.Replay: the session's newest
 // 256 entries with facts and the outcomes that say which ran), so replay
-// is a pure function of the register; it holds no more than that window
-// per session.
+// is a pure function of the register. With an Index that memory is the
+// register's own session index bounded to the entries before the call
+// (nothing held); over a bundle it holds that window per session.
 //
 // With emit, the changes go to emit in sequence order instead of into the
 // report's Changes (empty then), so that not even they are held: at once
@@ -163,6 +164,9 @@ func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep, emit func(*Chan
 	var scB, scA [2]int           // true, false
 	pending := map[string][]int{} // tool_use_id -> changes whose first time waits for a later pass
 	memory := session.NewReplay()
+	if src.Index != nil {
+		memory = session.NewReplayIndexed(src.Index)
+	}
 	err = src.Each(func(e register.Entry) error {
 		defer memory.Add(&e) // after its own re-decision: an entry is not its own memory
 		k := keep[e.Seq]
@@ -198,6 +202,9 @@ func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep, emit func(*Chan
 		d, err := decide(e, memory.For(&e))
 		if err != nil {
 			return fmt.Errorf("entry %d: %w", e.Seq, err)
+		}
+		if err := memory.Err(); err != nil {
+			return err
 		}
 		rep.Replayed++
 		if d.Error != "" {

@@ -10,7 +10,7 @@ import (
 // (log -n 0 over a million entries). fn must not keep e; if it returns an
 // error, QueryEach stops and returns it.
 func (r *Register) QueryEach(f Filter, fn func(e *Entry) error) error {
-	q, args := f.query()
+	q, args := f.query(r)
 	rows, err := r.db.Query(q, args...)
 	if err != nil {
 		return r.wrap(err)

@@ -9,9 +9,33 @@ import (
 	"time"
 )
 
-const selectCols = `SELECT seq, kind, time_us, session_id, tool_use_id, cwd, tool, input, salt,
-	commitment, decision, rules, reason, attended, permission_mode, catalog_version,
-	catalog_hash, version, ref, label, prev_hash, hash, facts, harness FROM entries`
+// entryCols are an entry's columns in scanEntry's order.
+var entryCols = []string{"seq", "kind", "time_us", "session_id", "tool_use_id", "cwd", "tool", "input", "salt",
+	"commitment", "decision", "rules", "reason", "attended", "permission_mode", "catalog_version",
+	"catalog_hash", "version", "ref", "label", "prev_hash", "hash", "facts", "harness"}
+
+// addedIn are the entry columns later migrations added, with the version
+// that added each: an older register read without migrating has them
+// empty, as the migration's defaults would make them.
+var addedIn = map[string]int{"facts": 4, "harness": 5}
+
+// cols lists names as this register can read them: a column its schema
+// lacks (a register written by an older sentinel and opened read-only:
+// census, verify or log must read it, and only a writer migrates) reads
+// as ”.
+func (r *Register) cols(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if v, ok := addedIn[n]; ok && r.schema != 0 && r.schema < v {
+			out[i] = "''"
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// selectCols selects every column of an entry, for scanEntry.
+func (r *Register) selectCols() string { return "SELECT " + r.cols(entryCols) + " FROM entries" }
 
 // ErrNoEntry is returned by Get for a sequence number not in the register.
 var ErrNoEntry = errors.New("no such entry")
@@ -60,7 +84,7 @@ func decodeRules(e *Entry, rules string) error {
 // Get returns the entry with sequence number seq (ErrNoEntry if none).
 func (r *Register) Get(seq int64) (*Entry, error) {
 	e := new(Entry)
-	err := scanEntry(r.db.QueryRow(selectCols+` WHERE seq = ?`, seq), e)
+	err := scanEntry(r.db.QueryRow(r.selectCols()+` WHERE seq = ?`, seq), e)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("register %s: entry %d: %w", r.path, seq, ErrNoEntry)
 	}
@@ -109,12 +133,12 @@ type Filter struct {
 
 // Query returns the entries matching f, newest (highest seq) first.
 func (r *Register) Query(f Filter) ([]*Entry, error) {
-	q, args := f.query()
+	q, args := f.query(r)
 	return r.collect(q, args...)
 }
 
-// query is the SQL of f, newest first.
-func (f Filter) query() (string, []any) {
+// query is the SQL of f over r, newest first.
+func (f Filter) query(r *Register) (string, []any) {
 	var where []string
 	var args []any
 	add := func(cond string, v any) {
@@ -142,7 +166,7 @@ func (f Filter) query() (string, []any) {
 	if f.Before > 0 {
 		add("seq < ?", f.Before)
 	}
-	q := selectCols
+	q := r.selectCols()
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -156,7 +180,7 @@ func (f Filter) query() (string, []any) {
 // FindByToolUseID returns the entries recorded for a tool_use_id (the
 // decision, and an outcome if the call ran), oldest first.
 func (r *Register) FindByToolUseID(id string) ([]*Entry, error) {
-	return r.collect(selectCols+` WHERE tool_use_id = ? ORDER BY seq`, id)
+	return r.collect(r.selectCols()+` WHERE tool_use_id = ? ORDER BY seq`, id)
 }
 
 func (r *Register) collect(q string, args ...any) ([]*Entry, error) {

@@ -34,6 +34,10 @@ type Register struct {
 	busy     time.Duration
 	readOnly bool
 	warnings []string
+	// schema is the file's schema version once opened: a read-only open
+	// of an older register cannot migrate it, so reads name the columns
+	// it lacks as empty values (columnsFor).
+	schema int
 
 	// progress, when set, hears the sequence number reached by long reads
 	// (SetProgress).
@@ -154,6 +158,7 @@ func OpenReadOnly(path string) (*Register, error) {
 		r.db.Close()
 		return nil, r.wrap(err)
 	}
+	r.schema = v
 	return r, nil
 }
 

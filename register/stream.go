@@ -25,8 +25,9 @@ var textCols = []string{"kind", "session_id", "tool_use_id", "cwd", "tool", "com
 	"rules", "reason", "permission_mode", "catalog_version", "catalog_hash", "version", "label",
 	"prev_hash", "hash", "facts", "harness"}
 
-var streamCols = "SELECT seq, time_us, attended, ref, input, salt, concat_ws(char(31), " +
-	strings.Join(textCols, ", ") + ") FROM entries"
+func (r *Register) streamCols() string {
+	return "SELECT seq, time_us, attended, ref, input, salt, concat_ws(char(31), " + r.cols(textCols) + ") FROM entries"
+}
 
 const streamBatch = 256
 
@@ -59,7 +60,7 @@ func (r *Register) streamOn(conn *sql.Conn, from int64, fn func(*Entry, error) b
 		if !ok {
 			return errors.New("the sqlite driver cannot query")
 		}
-		rows, err := c.QueryContext(bg, streamCols+` WHERE seq >= ? ORDER BY seq`, []driver.NamedValue{{Ordinal: 1, Value: from}})
+		rows, err := c.QueryContext(bg, r.streamCols()+` WHERE seq >= ? ORDER BY seq`, []driver.NamedValue{{Ordinal: 1, Value: from}})
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,9 @@
 package session
 
 import (
+	"container/list"
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -15,9 +18,29 @@ import (
 // per session the newest Window entries with facts, and for each whether
 // an outcome entry for its tool_use_id came after it. The same rules weigh
 // them (counts, writtenIn, secretIn).
+//
+// Over a local register (NewReplayIndexed) it holds at most MaxRows rows:
+// past that the least recently used sessions are dropped, and a session
+// that comes back is read again from the register's session index as it
+// stood before the replayed entry (the hook's own look-up), so memory stays
+// flat however many sessions the register holds and the answers do not
+// change. Over a bundle, which has no index, it keeps every window.
 type Replay struct {
-	sessions map[string][]*replayRow // oldest first, at most Window
+	sessions map[string]*window
 	byUse    map[string][]*replayRow // tool_use_id -> rows in a window
+	lru      list.List               // of *window, most recent first
+	rows     int                     // rows held over all windows
+	index    *register.Register
+	err      error // the first failed read of the index
+}
+
+// MaxRows bounds the rows an indexed replay memory holds.
+var MaxRows = 1 << 16
+
+type window struct {
+	session string
+	rows    []*replayRow // oldest first, at most Window
+	elem    *list.Element
 }
 
 type replayRow struct {
@@ -25,9 +48,86 @@ type replayRow struct {
 	session, toolUseID string
 }
 
-// NewReplay is an empty replay memory.
+// NewReplay is an empty replay memory that keeps every session's window.
 func NewReplay() *Replay {
-	return &Replay{sessions: map[string][]*replayRow{}, byUse: map[string][]*replayRow{}}
+	return &Replay{sessions: map[string]*window{}, byUse: map[string][]*replayRow{}}
+}
+
+// NewReplayIndexed is a replay memory that may drop windows and read them
+// again from reg, which must be the register replay streams.
+func NewReplayIndexed(reg *register.Register) *Replay {
+	r := NewReplay()
+	r.index = reg
+	return r
+}
+
+// Err is the first read of the index that failed (the replay of the call
+// would then not be the hook's): replay stops with it.
+func (r *Replay) Err() error { return r.err }
+
+// window is the session's window as of entry seq (the entries before it),
+// read from the index when it is not held.
+func (r *Replay) window(session string, seq int64) *window {
+	w := r.sessions[session]
+	if w != nil {
+		if r.index != nil {
+			r.lru.MoveToFront(w.elem)
+		}
+		return w
+	}
+	w = &window{session: session}
+	r.sessions[session] = w
+	if r.index == nil {
+		return w
+	}
+	w.elem = r.lru.PushFront(w)
+	facts, err := r.index.SessionWindow(context.Background(), session, Window, seq)
+	if err != nil && r.err == nil {
+		r.err = fmt.Errorf("session memory before entry %d: %w", seq, err)
+	}
+	for i := len(facts) - 1; i >= 0; i-- { // newest first
+		r.push(w, &replayRow{SessionFact: facts[i].SessionFact, session: session, toolUseID: facts[i].ToolUseID})
+	}
+	return w
+}
+
+// push appends row to w, dropping what falls out of the window and, for
+// an indexed memory, the least recently used other windows past MaxRows.
+func (r *Replay) push(w *window, row *replayRow) {
+	w.rows = append(w.rows, row)
+	r.rows++
+	if row.toolUseID != "" {
+		r.byUse[row.toolUseID] = append(r.byUse[row.toolUseID], row)
+	}
+	if len(w.rows) > Window {
+		r.forget(w.rows[0])
+		w.rows = w.rows[1:]
+	}
+	for r.index != nil && r.rows > MaxRows {
+		old := r.lru.Back().Value.(*window)
+		if old == w {
+			break
+		}
+		r.lru.Remove(old.elem)
+		delete(r.sessions, old.session)
+		for _, x := range old.rows {
+			r.forget(x)
+		}
+	}
+}
+
+// forget drops row from the tool_use_id index.
+func (r *Replay) forget(row *replayRow) {
+	r.rows--
+	if row.toolUseID == "" {
+		return
+	}
+	us := slices.DeleteFunc(r.byUse[row.toolUseID], func(x *replayRow) bool { return x == row })
+	if len(us) == 0 {
+		delete(r.byUse, row.toolUseID)
+	} else {
+		r.byUse[row.toolUseID] = us
+	}
 }
 
 // Add takes an entry into the memory, after the entry itself was
@@ -43,25 +143,9 @@ func (r *Replay) Add(e *register.Entry) {
 	if e.Facts == "" || e.SessionID == "" {
 		return
 	}
-	row := &replayRow{SessionFact: register.SessionFact{Seq: e.Seq, Decision: strings.Clone(e.Decision), Facts: strings.Clone(e.Facts),
-		Journaled: strings.Contains(e.Reason, register.JournaledMark)}, session: strings.Clone(e.SessionID), toolUseID: strings.Clone(e.ToolUseID)}
-	rows := append(r.sessions[row.session], row)
-	if len(rows) > Window {
-		old := rows[0]
-		rows = rows[1:]
-		if old.toolUseID != "" {
-			us := slices.DeleteFunc(r.byUse[old.toolUseID], func(x *replayRow) bool { return x == old })
-			if len(us) == 0 {
-				delete(r.byUse, old.toolUseID)
-			} else {
-				r.byUse[old.toolUseID] = us
-			}
-		}
-	}
-	r.sessions[row.session] = rows
-	if row.toolUseID != "" {
-		r.byUse[row.toolUseID] = append(r.byUse[row.toolUseID], row)
-	}
+	w := r.window(e.SessionID, e.Seq)
+	r.push(w, &replayRow{SessionFact: register.SessionFact{Seq: e.Seq, Decision: strings.Clone(e.Decision), Facts: strings.Clone(e.Facts),
+		Journaled: strings.Contains(e.Reason, register.JournaledMark)}, session: w.session, toolUseID: strings.Clone(e.ToolUseID)})
 }
 
 // For is the memory the entry's call is judged with: its session's facts
@@ -69,7 +153,7 @@ func (r *Replay) Add(e *register.Entry) {
 // call (SESSION-MEMORY-UNAVAILABLE among its rules), it is unavailable
 // again: that was the machine's state then, like attendance.
 func (r *Replay) For(e *register.Entry) *ReplayMemory {
-	m := &ReplayMemory{r: r, session: e.SessionID}
+	m := &ReplayMemory{r: r, session: e.SessionID, seq: e.Seq}
 	if slices.Contains(e.Rules, judge.RuleSessionMemoryUnavailable) {
 		m.unavail = "unavailable when the call was recorded"
 	}
@@ -80,6 +164,7 @@ func (r *Replay) For(e *register.Entry) *ReplayMemory {
 type ReplayMemory struct {
 	r       *Replay
 	session string
+	seq     int64
 	unavail string
 	asked   bool
 }
@@ -94,7 +179,7 @@ func (m *ReplayMemory) rows(needle string) []register.SessionFact {
 	if m.unavail != "" || m.session == "" {
 		return nil
 	}
-	rows := m.r.sessions[m.session]
+	rows := m.r.window(m.session, m.seq).rows
 	var out []register.SessionFact
 	for i := len(rows) - 1; i >= 0; i-- {
 		if rows[i].Decision != "deny" && strings.Contains(rows[i].Facts, needle) {
