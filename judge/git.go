@@ -162,7 +162,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 	}
 	switch sub {
 	case "reset":
-		o := parseOpts(rest, "")
+		o := programs.GitOpts(sub, rest)
 		if o.Has(0, "hard") {
 			j.add(RuleGitResetHard, detail)
 		}
@@ -171,12 +171,12 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 			j.add(RuleGitStashDrop, detail)
 		}
 	case "clean":
-		o := parseOpts(rest, "e", "exclude")
+		o := programs.GitOpts(sub, rest)
 		if o.Has('f', "force") && !o.Has('n', "dry-run") && !o.Has('i', "interactive") {
 			j.add(RuleGitCleanForce, detail)
 		}
 	case "checkout":
-		o := parseOpts(rest, "bB", "conflict", "pathspec-from-file")
+		o := programs.GitOpts(sub, rest)
 		if o.Has('f', "force") || len(o.AfterDash) > 0 || o.Has(0, "pathspec-from-file") {
 			j.add(RuleGitCheckoutDiscard, detail)
 			return
@@ -191,21 +191,21 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 			}
 		}
 	case "restore":
-		o := parseOpts(rest, "s", "source", "pathspec-from-file")
+		o := programs.GitOpts(sub, rest)
 		staged := o.Has('S', "staged")
 		worktree := o.Has('W', "worktree")
 		if (!staged || worktree) && !o.Has('p', "patch") && (len(o.Pos) > 0 || o.Has(0, "pathspec-from-file")) {
 			j.add(RuleGitRestoreWorktree, detail)
 		}
 	case "switch":
-		o := parseOpts(rest, "cC", "create", "force-create")
+		o := programs.GitOpts(sub, rest)
 		if o.Has('f', "force", "discard-changes") {
 			j.add(RuleGitSwitchDiscard, detail)
 		}
 	case "push":
 		j.gitPush(rest, detail)
 	case "branch":
-		o := parseOpts(rest, "")
+		o := programs.GitOpts(sub, rest)
 		if o.Short['D'] || (o.Has('d', "delete") && o.Has('f', "force")) {
 			j.add(RuleGitBranchForceDelete, detail)
 		}
@@ -214,31 +214,31 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 			j.add(RuleGitReflogExpire, detail)
 		}
 	case "gc":
-		o := parseOpts(rest, "")
+		o := programs.GitOpts(sub, rest)
 		if v, ok := o.Long["prune"]; ok && (v == "now" || v == "all") {
 			j.add(RuleGitReflogExpire, detail)
 		}
 	case "prune":
-		o := parseOpts(rest, "")
+		o := programs.GitOpts(sub, rest)
 		if !o.Has('n', "dry-run") {
 			j.add(RuleGitReflogExpire, detail)
 		}
 	case "filter-branch", "filter-repo":
 		j.add(RuleGitHistoryRewrite, detail)
 	case "update-ref":
-		o := parseOpts(rest, "m")
+		o := programs.GitOpts(sub, rest)
 		if o.Has('d') {
 			j.add(RuleGitUpdateRefDelete, detail)
 		}
 	case "worktree":
 		if len(rest) > 0 && rest[0] == "remove" {
-			o := parseOpts(rest[1:], "")
+			o := programs.GitOpts(sub, rest[1:])
 			if o.Has('f', "force") {
 				j.add(RuleGitWorktreeRemoveForce, detail)
 			}
 		}
 	case "read-tree":
-		o := parseOpts(rest, "")
+		o := programs.GitOpts(sub, rest)
 		if o.Has(0, "reset") {
 			j.add(RuleGitReadTreeReset, detail)
 		}
@@ -247,7 +247,7 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 	}
 	switch sub {
 	case "commit", "push", "merge", "am", "rebase", "cherry-pick", "revert", "pull":
-		o := parseOpts(rest, "mFCcSuX", "message", "file", "author", "date", "cleanup", "template")
+		o := programs.Parse(rest, programs.GitNoVerifySpec)
 		if o.Has(0, "no-verify") || (sub == "commit" && o.Short['n']) {
 			j.add(RuleGitNoVerify, detail)
 		}
@@ -262,7 +262,7 @@ func isPathspecAll(p string) bool {
 }
 
 func (j *judge) gitPush(rest []string, detail string) {
-	o := parseOpts(rest, "o", "push-option", "repo", "receive-pack", "exec")
+	o := programs.GitOpts("push", rest)
 	if o.Has('f', "force", "mirror", "delete", "prune") || o.Short['d'] {
 		j.add(RuleGitPushForce, detail)
 		return

@@ -41,7 +41,7 @@ var _ = onExec(func(j *judge, x execution) {
 		return
 	}
 	sub, rest, cfg := programs.GitSplit(x.args)
-	o := parseOpts(rest, "mbBcC", "create", "force-create", "prefix", "stage")
+	o := programs.GitOpts(sub, rest)
 	switch sub {
 	case "checkout-index":
 		if o.Has('f', "force") && o.Value(0, "prefix") == "" {
@@ -89,7 +89,7 @@ var _ = onExec(func(j *judge, x execution) {
 			}
 		}
 	case "submodule":
-		if len(rest) > 0 && rest[0] == "deinit" && parseOpts(rest[1:], "").Has('f', "force") {
+		if len(rest) > 0 && rest[0] == "deinit" && programs.GitOpts("submodule", rest[1:]).Has('f', "force") {
 			j.add(RuleGitRmForce, x.detail)
 		}
 	case "gc":

@@ -152,7 +152,8 @@ var gitLong = map[string]string{
 	"prune":          "dry-run verbose progress expire= exclude-promisor-objects no-dry-run no-verbose no-progress no-expire no-exclude-promisor-objects",
 }
 
-// GitSub is the option grammar of git subcommands the rules read.
+// GitSub is the option grammar of git subcommands the rules read (a
+// subcommand missing here takes no option with a value).
 var GitSub = map[string]Spec{
 	"clean":      S("e", "exclude"),
 	"checkout":   S("bB", "conflict", "pathspec-from-file"),
@@ -168,7 +169,22 @@ var GitSub = map[string]Spec{
 	"fetch":      S("o", "upload-pack", "depth"),
 	"pull":       S("o", "upload-pack", "depth"),
 	"ls-remote":  S("", "upload-pack"),
+	// The subcommands gitdiscard.go reads for ref moves and forced
+	// overwrites: checkout-index --prefix and --stage take a value.
+	"checkout-index": S("", "prefix", "stage"),
+	"symbolic-ref":   S("m"),
+	"branch":         S("u", "set-upstream-to", "contains", "no-contains", "merged", "no-merged", "sort", "points-at", "format"),
+	"worktree":       S("bB", "reason"),
 }
+
+// GitNoVerifySpec is the grammar that finds --no-verify and commit's -n
+// among the options of the subcommands that run hooks (commit, push,
+// merge, am, rebase, cherry-pick, revert, pull): commit's, so that a
+// message given with -m is never read as an option.
+var GitNoVerifySpec = GitSub["commit"]
+
+// GitOpts splits the arguments of git subcommand sub with its grammar.
+func GitOpts(sub string, rest []string) Opts { return Parse(rest, GitSub[sub]) }
 
 // GitMessageOpts give a message to the subcommands GitMessage reports
 // (git commit -m TEXT, -F FILE): data, never a command.
