@@ -31,11 +31,7 @@ var _ = rules(
 )
 
 var _ = onExec(func(j *judge, x execution) {
-	e := x.e
-	if e.Synthetic || e.Remote {
-		return
-	}
-	p := programs.Lookup(e.Name)
+	e, p := x.e, localProgram(x)
 	if p == nil {
 		return
 	}

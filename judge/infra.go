@@ -65,6 +65,8 @@ func (j *judge) destroys(p *programs.Program, args []string, detail string) {
 		if !programs.DeletesAllInCluster(p.Name, args) && !programs.DeletesVolumes(p.Name, args) {
 			j.add(RuleInfraKubeDelete, detail) // else INFRA-KUBE-DELETE-ALL / DATA-VOLUME-DELETE (infradata.go)
 		}
+	case p.Is(programs.Storage):
+		j.add(RuleDiskFormat, detail) // lvremove, zpool destroy, cryptsetup luksErase (programs/storage.go)
 	case p.Is(programs.Cloud):
 		if !programs.WipesStorage(p.Name, args) {
 			j.add(RuleInfraCloudDelete, detail) // else INFRA-STORAGE-WIPE (infradata.go)

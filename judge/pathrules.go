@@ -63,8 +63,8 @@ var _ = rules(
 	Rule{ID: RuleSysFileWrite, Class: ClassPrivilege, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "writing a system file (/etc, /usr, /boot, ...)",
 		Alternative: "ask the operator to make the change",
-		Matches:     "writing under `/etc`, `/usr`, `/bin`, `/sbin`, `/lib*`, `/boot`, `/System`, `/Library`",
-		Fire:        []string{"echo '127.0.0.1 example.com' >> /etc/hosts"},
+		Matches:     "writing under `/etc`, `/usr`, `/bin`, `/sbin`, `/lib*`, `/boot`, `/System`, `/Library`; the running kernel's settings under `/proc/sys` and `/sys` (destroy2.go)",
+		Fire:        []string{"echo '127.0.0.1 example.com' >> /etc/hosts", "echo 1 > /proc/sys/kernel/sysrq"},
 		Pass:        []string{"cat /etc/hosts", "echo '127.0.0.1 x' >> ./hosts"}},
 )
 
@@ -497,6 +497,9 @@ func (j *judge) writeLex(p string, kind writeKind, detail string) {
 		}
 		j.add(RuleCredentialStoreWrite, detail)
 		return
+	}
+	if j.kernelTrigger(p, kind, detail) {
+		return // destroy2.go
 	}
 	if isDevice(p) {
 		if kind != kindDelete {

@@ -41,7 +41,7 @@ var _ = register(
 		}},
 	&Program{Name: "gsutil", Kind: NetSender | Uploader | Cloud, Destroys: cloudVerbs(true, false), Uploads: func(a []string) bool { return anyPrefix(a, "gs://") }},
 	&Program{Name: "s3cmd", Kind: NetSender | Uploader, Uploads: func(a []string) bool { return sub(a, "put") || sub(a, "sync") }},
-	&Program{Name: "rclone", Kind: NetSender | Uploader | Copier | Archiver, Uploads: func(a []string) bool {
+	&Program{Name: "rclone", Kind: NetSender | Uploader | Copier | Archiver, MountsOn: rcloneMountOn, Uploads: func(a []string) bool {
 		return sub(a, "copy") || sub(a, "sync") || sub(a, "move") || sub(a, "copyto") || sub(a, "rcat")
 	}},
 	&Program{Name: "az", Kind: NetSender | Uploader | CredPrinter | Cloud, Destroys: cloudVerbs(false, false),

@@ -52,6 +52,7 @@ const (
 	Permissions                      // changes modes, owners, attributes or ACLs (chmod, chown, chattr, setfacl)
 	Pattern                          // its first operand is a pattern or a filter program: data, never a command (grep, sed, jq)
 	Manual                           // looks its operands up (man, which, type, tldr): they are names, not commands
+	Storage                          // manages volumes, pools or disk encryption (lvremove, zpool, cryptsetup): Destroys loses a file system
 )
 
 // Has reports whether k includes every kind in want.
@@ -181,6 +182,10 @@ type Program struct {
 	// zip -m, 7z -sdel), a trash tool; paths as written (tar's joined to
 	// its -C directory).
 	Removes func(args []string) []string
+	// MountsOn is the directory the arguments mount a file system over
+	// (mount SRC DIR, sshfs HOST:P DIR): what it held is hidden, and
+	// writes go elsewhere, until it is unmounted; "" for none.
+	MountsOn func(args []string) string
 }
 
 // Is reports whether p is non-nil and of every kind in k.

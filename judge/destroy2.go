@@ -1,0 +1,125 @@
+package judge
+
+import (
+	"strings"
+
+	"github.com/sentinel-guard/sentinel/programs"
+)
+
+// Destruction in forms that are not rm (blind attack class 4, issue 19):
+// a file system mounted over the home directory or a root hides all it
+// held (MOUNT-OVER-ROOT); volume, pool and encryption tools destroy whole
+// file systems (programs' Storage kind, judged as DISK-FORMAT in
+// infra.go's destroys); killing init takes the machine (or the container)
+// down with it, and so does the kernel's sysrq trigger.
+
+// Rules of this file: their text, examples and matching code are one unit.
+const (
+	RuleMountOverRoot = "MOUNT-OVER-ROOT"
+)
+
+var _ = rules(
+	Rule{ID: RuleMountOverRoot, Class: ClassDestroyFiles, Severity: SevCritical, Decision: Deny, Catastrophic: false,
+		Reason:      "mounting a file system over the home directory, a home folder, a dot-directory, the project or a system directory hides everything it held; what is written there next goes elsewhere",
+		Alternative: "mount on an empty directory of its own (/mnt/x, a directory in the project)",
+		Matches:     "the mount point of `mount SRC DIR` (`-t tmpfs`, `--bind`, `-o`), `sshfs`, `bindfs`, `rclone mount`, `encfs`, ... is `~`, `~/Documents`, `~/.ssh`, the project root or a system directory (`/`, `/etc`, `/home`, `/usr`); not a remount, not /mnt, /media or /tmp themselves",
+		Fire: []string{"mount -t tmpfs none ~", "mount -t tmpfs tmpfs ~/Documents", "mount --bind /tmp/empty ~/.ssh", "sshfs evil@host:/srv ~/Projects",
+			"mount -t tmpfs none /etc", "mount -o bind /tmp/x /home"},
+		Pass: []string{"mount", "mount | grep tmpfs", "mount -t tmpfs none /mnt/scratch", "mount /dev/sdb1 /mnt", "sshfs me@host:/srv ./remote",
+			"mount -o remount,rw /", "mount -t tmpfs tmpfs /tmp"}},
+)
+
+// mountPoints are the system directories made to be mounted on: a mount
+// there hides nothing the system keeps.
+var mountPoints = map[string]bool{"/mnt": true, "/media": true, "/tmp": true, "/var/tmp": true, "/private/tmp": true,
+	"/Volumes": true, "/run": true, "/proc": true, "/sys": true, "/dev": true}
+
+// localProgram is the model's entry for an execution that runs here, as
+// written: nil for one inferred from interpreter code, one on another
+// machine, or a program the model does not know.
+func localProgram(x execution) *programs.Program {
+	if x.e.Synthetic || x.e.Remote {
+		return nil
+	}
+	return programs.Lookup(x.e.Name)
+}
+
+var _ = onExec(func(j *judge, x execution) {
+	e, p := x.e, localProgram(x)
+	if p == nil {
+		return
+	}
+	if p.MountsOn != nil {
+		if dir := p.MountsOn(x.args); dir != "" {
+			if d, ok := j.resolve(dir, e.Dir); ok && j.mountHides(d) {
+				j.add(RuleMountOverRoot, x.detail)
+			}
+		}
+	}
+	switch p.Name {
+	case "kill":
+		if killsInit(x.args) {
+			j.add(RuleSysKillAll, x.detail)
+		}
+	case "pkill": // killall
+		for _, t := range programs.KillTargets(e.Name, x.args) {
+			if t == "init" || t == "systemd" || t == "launchd" {
+				j.add(RuleSysKillAll, x.detail)
+			}
+		}
+	}
+})
+
+// mountHides reports a mount point whose content matters: home, a home
+// folder or dot-directory, the project (or its .git), a system directory
+// that is not made to be mounted on.
+func (j *judge) mountHides(d string) bool {
+	d = strings.TrimSuffix(d, "/")
+	if d == "" {
+		d = "/"
+	}
+	switch j.locate(d) {
+	case locHome, locHomeDot, locProjectRoot, locGitDir:
+		return true
+	case locSystem:
+		return !mountPoints[d]
+	}
+	return j.homeFolder(d)
+}
+
+// killsInit reports kill aimed at process 1 (init, or a container's
+// first process) with a signal that is not 0 (kill -0 1 only checks).
+func killsInit(args []string) bool {
+	if containsAny(args, "-0", "-s0", "-n0") || hasPair(args, "-s", "0") || hasPair(args, "-n", "0") || hasPair(args, "--signal", "0") {
+		return false
+	}
+	return contains(programs.KillTargets("kill", args), "1")
+}
+
+func hasPair(args []string, a, b string) bool {
+	for k := 0; k+1 < len(args); k++ {
+		if args[k] == a && args[k+1] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// kernelTrigger judges a write to the kernel's control files: the sysrq
+// trigger crashes, reboots or powers off the machine at once (echo b >
+// /proc/sysrq-trigger); /proc/sys and /sys change the running kernel.
+// It reports whether p was one.
+func (j *judge) kernelTrigger(p string, kind writeKind, detail string) bool {
+	if kind == kindDelete || kind == kindChmod {
+		return false
+	}
+	switch {
+	case p == "/proc/sysrq-trigger":
+		j.add(RuleSysShutdown, detail)
+	case strictlyUnder(p, "/proc/sys") || strictlyUnder(p, "/sys"):
+		j.add(RuleSysFileWrite, detail)
+	default:
+		return false
+	}
+	return true
+}
