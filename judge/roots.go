@@ -119,6 +119,8 @@ func (j *judge) moveAway(e *parse.Exec, srcs []string, dest, detail string) {
 			j.add(RuleMoveRoot, detail)
 		case j.wholeProject(p) && !(d != "" && under(d, j.project)):
 			j.add(RuleMoveProjectAway, detail)
+		case j.gitDirMovedAway(p, d):
+			j.add(RuleRmGitDir, detail) // gitrefs.go
 		}
 	}
 }

@@ -11,7 +11,7 @@ var kubectlSpec = S("nlfcosL", "namespace", "context", "kubeconfig", "selector",
 var _ = register(
 	&Program{Name: "gh", Kind: NetSender | Uploader | CredPrinter | EnvSetup | Cloud, Opts: S("RXHfFpq", "repo", "method", "header", "field", "raw-field", "jq"),
 		TextOpts: []string{"--body", "-b", "--title", "-t", "--notes", "-n"},
-		Destroys: ghDestroys,
+		Destroys: ghDestroys, Publishes: ghPublishes,
 		Uploads: func(a []string) bool {
 			return sub(a, "gist", "create") || sub(a, "gist", "edit") || sub(a, "release", "upload") ||
 				sub(a, "release", "create") || sub(a, "secret", "set") || sub(a, "api")
@@ -19,7 +19,7 @@ var _ = register(
 		PrintsCredentials: func(a []string) bool {
 			return sub(a, "auth", "token") || (sub(a, "auth", "status") && (has(a, "--show-token", "-t")))
 		}},
-	&Program{Name: "glab", Kind: CredPrinter,
+	&Program{Name: "glab", Kind: CredPrinter | Cloud, Destroys: glabDestroys, Publishes: glabPublishes,
 		PrintsCredentials: func(a []string) bool { return sub(a, "auth", "status") && has(a, "--show-token", "-t") }},
 	&Program{Name: "aws", Kind: NetSender | Uploader | CredPrinter | Cloud, Opts: S("", "profile", "region", "output", "endpoint-url", "query"),
 		Destroys: awsDestroys,
@@ -199,9 +199,10 @@ func ghDestroys(args []string) bool {
 				return true
 			}
 		}
-		return false
+		return ghRepoDestroys(args) // archived=true, transfer (hosting.go)
 	}
-	return len(p) >= 2 && p[1] == "delete" && has(p[:1], "repo", "release", "secret", "variable", "gist", "run", "cache")
+	return len(p) >= 2 && p[1] == "delete" && has(p[:1], "repo", "release", "secret", "variable", "gist", "run", "cache") ||
+		ghRepoDestroys(args)
 }
 
 // herokuDestroys: heroku apps:destroy, pg:reset, destroy.

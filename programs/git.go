@@ -149,6 +149,7 @@ var gitLong = map[string]string{
 	"ls-remote":      "quiet upload-pack= tags heads refs get-url sort= exit-code symref server-option= no-quiet no-upload-pack no-tags no-heads no-refs no-get-url no-sort no-symref no-server-option",
 	"apply":          "exclude= include= no-add stat numstat summary check index intent-to-add cached unsafe-paths apply 3way build-fake-ancestor= whitespace= ignore-space-change ignore-whitespace reverse unidiff-zero reject allow-overlap verbose quiet inaccurate-eof recount directory= allow-empty add no-stat no-numstat no-summary no-check no-index no-intent-to-add no-cached no-apply no-3way no-build-fake-ancestor no-whitespace no-ignore-space-change no-ignore-whitespace no-reverse no-unidiff-zero no-reject no-allow-overlap no-verbose no-quiet no-inaccurate-eof no-recount no-directory no-allow-empty",
 	"mv":             "verbose dry-run force sparse no-verbose no-dry-run no-sparse",
+	"send-pack":      "receive-pack= exec= remote= all dry-run mirror porcelain quiet stateless-rpc stdin helper-status thin force signed push-option= progress atomic force-with-lease force-if-includes",
 	"prune":          "dry-run verbose progress expire= exclude-promisor-objects no-dry-run no-verbose no-progress no-expire no-exclude-promisor-objects",
 }
 
@@ -174,6 +175,9 @@ var GitSub = map[string]Spec{
 	"checkout-index": S("", "prefix", "stage"),
 	"symbolic-ref":   S("m"),
 	"branch":         S("u", "set-upstream-to", "contains", "no-contains", "merged", "no-merged", "sort", "points-at", "format"),
+	"tag":            S("mFu", "message", "file", "local-user", "contains", "no-contains", "merged", "no-merged", "sort", "points-at", "format", "cleanup"),
+	"for-each-ref":   S("", "format", "sort", "count", "points-at", "merged", "no-merged", "contains", "no-contains"),
+	"send-pack":      S("", "receive-pack", "exec", "remote", "push-option"),
 	"worktree":       S("bB", "reason"),
 }
 

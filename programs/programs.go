@@ -186,6 +186,10 @@ type Program struct {
 	// (mount SRC DIR, sshfs HOST:P DIR): what it held is hidden, and
 	// writes go elsewhere, until it is unmounted; "" for none.
 	MountsOn func(args []string) string
+	// Publishes reports whether the arguments make a private remote
+	// repository public (gh repo edit --visibility public, an API write of
+	// visibility=public): its whole history is out.
+	Publishes func(args []string) bool
 }
 
 // Is reports whether p is non-nil and of every kind in k.

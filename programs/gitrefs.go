@@ -1,0 +1,149 @@
+package programs
+
+import "strings"
+
+// git's ways to rewrite refs besides push -f (blind attack class 5): the
+// refspec grammar (+ forces, an empty source deletes), the settings that
+// make a plain push force or mirror (remote.NAME.push, remote.NAME.mirror),
+// branch -M/-C onto a branch that exists, fetch into local branches, and
+// update-ref's --stdin commands. judge/gitrefs.go says what they do to the
+// history; how they are spelled is here.
+
+// Refspec is one refspec as git reads it: [+]SRC[:DST].
+type Refspec struct {
+	Src, Dst string
+	Force    bool // a leading +: the update need not be a fast-forward
+	HasDst   bool
+}
+
+// ParseRefspec splits a refspec. "+main", ":old" (delete old), "a:b".
+func ParseRefspec(s string) Refspec {
+	r := Refspec{}
+	if rest, ok := strings.CutPrefix(s, "+"); ok {
+		r.Force, s = true, rest
+	}
+	r.Src, r.Dst, r.HasDst = strings.Cut(s, ":")
+	return r
+}
+
+// Deletes reports a refspec that deletes its destination (":old").
+func (r Refspec) Deletes() bool { return r.HasDst && r.Src == "" && r.Dst != "" }
+
+// GitPushSetting reports a setting of git config that changes what a
+// plain `git push` to remote does by force: remote.NAME.push with a
+// forced or deleting refspec, remote.NAME.mirror true (push --mirror:
+// every ref forced, those the local side lacks deleted). Keys as git
+// reads them: the section and name in any case.
+func GitPushSetting(key, value string) (remote string, forces bool) {
+	k := strings.ToLower(key)
+	if !strings.HasPrefix(k, "remote.") {
+		return "", false
+	}
+	dot := strings.LastIndexByte(k, '.')
+	if dot <= len("remote.") {
+		return "", false
+	}
+	remote = key[len("remote."):dot]
+	switch k[dot+1:] {
+	case "push":
+		r := ParseRefspec(strings.TrimSpace(value))
+		return remote, r.Force || r.Deletes()
+	case "mirror":
+		switch strings.ToLower(strings.TrimSpace(value)) {
+		case "", "true", "yes", "on", "1":
+			return remote, true
+		}
+	}
+	return remote, false
+}
+
+// GitBranchOnto is the branch that git branch -M/-C (or -m/-c with
+// --force) overwrites: the last operand, the new name ("" when none).
+func GitBranchOnto(rest []string) string {
+	o := GitOpts("branch", rest)
+	force := o.Short['M'] || o.Short['C'] || (o.Has('m', "move") || o.Has('c', "copy")) && o.Has('f', "force")
+	if !force || len(o.Pos) == 0 || len(o.Pos) > 2 {
+		return ""
+	}
+	return o.Pos[len(o.Pos)-1]
+}
+
+// GitFetchRefspecs are the refspecs of git fetch (or pull) after the
+// repository, each forced when --force is given.
+func GitFetchRefspecs(sub string, rest []string) []Refspec {
+	o := GitOpts(sub, rest)
+	if len(o.Pos) < 2 {
+		return nil
+	}
+	force := o.Has('f', "force")
+	var out []Refspec
+	for _, s := range o.Pos[1:] {
+		r := ParseRefspec(s)
+		r.Force = r.Force || force
+		out = append(out, r)
+	}
+	return out
+}
+
+// LocalBranch is the branch a fetch destination writes ("refs/heads/X"
+// or a bare name, which git puts under refs/heads), "" for remote-tracking
+// refs, tags and others.
+func LocalBranch(dst string) string {
+	if b, ok := strings.CutPrefix(dst, "refs/heads/"); ok {
+		return b
+	}
+	if strings.HasPrefix(dst, "refs/") || dst == "" {
+		return ""
+	}
+	return dst
+}
+
+// RefCommand is one line of git update-ref --stdin: "delete REF [OLD]",
+// "update REF NEW [OLD]", "create REF NEW", "verify REF [OLD]", "start",
+// "prepare", "commit", "abort"; -z input is not read.
+type RefCommand struct {
+	Verb, Ref, New string
+}
+
+// GitUpdateRefStdin reports update-ref reading its commands from stdin.
+func GitUpdateRefStdin(rest []string) bool { return GitOpts("update-ref", rest).Has(0, "stdin") }
+
+// ParseRefCommands reads update-ref --stdin's command text.
+func ParseRefCommands(text string) []RefCommand {
+	var out []RefCommand
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		c := RefCommand{Verb: f[0]}
+		if len(f) > 1 {
+			c.Ref = f[1]
+		}
+		if len(f) > 2 {
+			c.New = f[2]
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// RefFormatVerb is the update-ref command a for-each-ref format writes
+// ("delete %(refname)" prints delete lines; ":%(refname:short)" prints
+// deleting refspecs): the format's first word, "" when none.
+func RefFormatVerb(sub string, rest []string) string {
+	if sub != "for-each-ref" && sub != "branch" && sub != "tag" {
+		return ""
+	}
+	f := GitOpts(sub, rest).Value(0, "format")
+	switch {
+	case strings.HasPrefix(f, ":"):
+		return ":"
+	case strings.HasPrefix(f, "+"):
+		return "+"
+	}
+	if w := strings.Fields(f); len(w) > 0 {
+		return w[0]
+	}
+	return ""
+}
