@@ -123,3 +123,11 @@ func (j *judge) kernelTrigger(p string, kind writeKind, detail string) bool {
 	}
 	return true
 }
+
+// globTarget reports a redirect target that is a glob and nothing else
+// unknown: bash expands it (one match, or the word itself), and a loop's
+// variable bound to a glob is written so (`for f in ~/Documents/*; do : >
+// "$f"; done`, parse/globvar.go): a write to what it matches.
+func globTarget(v string) bool {
+	return strings.ContainsAny(v, "*?[") && !strings.ContainsAny(v, "$`")
+}

@@ -112,7 +112,7 @@ func (j *judge) exec(all []parse.Exec, i int) {
 func (j *judge) redirects(e *parse.Exec, detail string) {
 	for _, r := range e.Redirects {
 		t := r.Target
-		if !t.Static {
+		if !t.Static && !globTarget(t.Value) {
 			continue
 		}
 		if strings.HasPrefix(t.Value, "/dev/tcp/") || strings.HasPrefix(t.Value, "/dev/udp/") {

@@ -25,6 +25,7 @@ type cmd struct {
 	extra     bool             // runs with further unknown arguments (xargs, find -exec +)
 	extraSrcs []string         // where those arguments come from
 	feed      *programs.Listed // what those arguments stand for, when known (fanout.go)
+	feedOne   bool             // find -exec ... ; (fd -x): one name a run, in place of {}
 	runs      *DynamicCode
 	synthetic bool
 	help      bool
@@ -814,6 +815,7 @@ func (w *walker) find(sc *scope, c *cmd) {
 		inner.redirs = nil
 		inner.origin = Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: "find " + v}
 		inner.feed = listingOf(c, "find") // {} stands for what find finds
+		inner.feedOne = j < len(args) && args[j].Value == ";"
 		if len(inner.argv) > 0 {
 			w.run(sc, &inner)
 		}

@@ -85,6 +85,7 @@ func (w *walker) fd(sc *scope, c *cmd, name string) output {
 	inner.argv = replaceArgs(c.argv[k+1:end], "{")
 	inner.wrappers = append(slices.Clip(c.wrappers), name+" "+c.argv[k].Value)
 	inner.extra, inner.extraSrcs, inner.feed = true, []string{name}, feed
+	inner.feedOne = c.argv[k].Value == "-x" || c.argv[k].Value == "--exec"
 	inner.stdin, inner.redirs = nil, nil
 	inner.origin = Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: name + " " + c.argv[k].Value}
 	w.run(sc, &inner)

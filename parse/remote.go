@@ -70,6 +70,8 @@ scan:
 				params = []arg{{Word: Word{Value: name, Static: true}}}
 			}
 			c.shParams = &params
+		} else if params, ok := feedParams(c, operands[1:]); ok {
+			c.shParams = &params // find -exec sh -c '...' _ {} \;: $1 is one name found (globvar.go)
 		}
 		w.reparseArgs(c, operands[:1], o, "shell-c", "", nil)
 		return

@@ -59,6 +59,9 @@ type Assign struct {
 	elems *[]string
 	// decoded names the decoders a computed value passed through.
 	decoded string
+	// pattern: Value is a glob pattern (not static) and the variable holds
+	// one of its matches: for f in ~/Documents/* binds f so (globvar.go).
+	pattern bool
 }
 
 // Exec is one simple command that would run.

@@ -68,7 +68,7 @@ var casesWrappers = []tcase{
 	{src: `find / -type f -exec rm -f {} \; -execdir shred {} +`, want: []want{
 		{argv: "rm -f {}", name: "rm", wrap: "find -exec", kind: "wrapper", via: "find -exec", extra: true, static: "SSD"},
 		{argv: "shred {}", name: "shred", wrap: "find -exec", via: "find -execdir", extra: true}}},
-	{src: `find . -ok sh -c 'rm "$0"' {} \;`, want: []want{{argv: "rm $0", name: "rm", wrap: "find -exec", kind: "shell-c", depth: 1}}},
+	{src: `find . -ok sh -c 'rm "$0"' {} \;`, want: []want{{argv: "rm ./*", name: "rm", wrap: "find -exec", kind: "shell-c", depth: 1}}},
 	{src: "parallel -j4 rm {} ::: a b", want: []want{{argv: "rm a", name: "rm", wrap: "parallel"}, {argv: "rm b", name: "rm", wrap: "parallel"}}},
 	{src: "parallel -j4 rm {} :::: list.txt", want: []want{{argv: "rm {}", name: "rm", wrap: "parallel", extra: true, static: "SD"}}},
 	{src: "parallel ::: 'rm -rf a' 'git stash drop'", want: []want{{argv: "rm -rf a", name: "rm", wrap: "parallel", kind: "wrapper", depth: 1}, {argv: "git stash drop", name: "git"}}},
@@ -151,7 +151,11 @@ var casesReentry = []tcase{
 		{argv: "rm /a b", name: "rm", kind: "eval", depth: 1, static: "SSS"}, {argv: "rm *", name: "rm", static: "SD"}, {argv: "rm f", name: "rm", static: "SS"}}}, // $2 a glob; unset $3 unquoted: no word
 	{src: "bash -c 'rm -rf \"$1\" \"$0\" \"$2\"' sh /y", want: []want{{argv: "rm -rf /y sh ", name: "rm", kind: "shell-c", depth: 1, static: "SSSSS"}}},
 	{src: "bash -c 'rm -rf \"$1\"'", want: []want{{argv: "rm -rf ", name: "rm", static: "SSS"}}},
-	{src: "find . -exec sh -c 'rm \"$1\"' _ {} \\;", want: []want{{argv: "rm $1", name: "rm", static: "SD"}}},
+	// find -exec ... \; runs sh once per name found: $1 is one of them (the
+	// pattern of what find lists); with + or after a word of its own, unknown
+	{src: "find . -exec sh -c 'rm \"$1\"' _ {} \\;", want: []want{{argv: "rm ./*", name: "rm", static: "SD"}}},
+	{src: "find . -exec sh -c 'rm \"$1\"' _ {} +", want: []want{{argv: "rm $1", name: "rm", static: "SD"}}},
+	{src: "find . -exec sh -c 'rm \"$1\"' _ x{} \\;", want: []want{{argv: "rm $1", name: "rm", static: "SD"}}},
 	{src: "sudo bash -c 'f() { rm -rf /a; }; cd /srv; f; rm b'", want: []want{
 		{argv: "rm -rf /a", name: "rm", kind: "function", depth: 1, wrap: "sudo", dir: "/srv"},
 		{argv: "rm b", name: "rm", wrap: "sudo", dir: "/srv"}}},

@@ -877,11 +877,13 @@ func (w *walker) caseClause(sc *scope, c *syntax.CaseClause, pp pipePos) {
 	sc.merge(outs)
 }
 
-// forClause walks a for loop. Over a short static list (for d in / ~),
-// the body is judged once per value with the variable bound to it; over
-// anything else (globs, $(...), "$@", C-style, select) the variable is
-// unknown and the body is judged once, with what it changes unknown from
-// the start (a later iteration sees it).
+// forClause walks a for loop. Over a short list (for d in / ~), the body
+// is judged once per value with the variable bound to it: a static word,
+// or a glob whose matches it takes one at a time (for f in ~/Documents/*:
+// "$f" is read as that pattern, globvar.go); a word only known at run time
+// leaves it unknown. Over anything else ($(...), "$@", C-style, select)
+// the variable is unknown and the body is judged once, with what it
+// changes unknown from the start (a later iteration sees it).
 func (w *walker) forClause(sc *scope, s *syntax.Stmt, c *syntax.ForClause, pp pipePos) {
 	inner := w.nest(sc)
 	var items []arg
@@ -917,6 +919,8 @@ func (w *walker) forClause(sc *scope, s *syntax.Stmt, c *syntax.ForClause, pp pi
 	for _, it := range items {
 		if it.Static {
 			inner.setAssign(Assign{Name: name, Value: it.Word})
+		} else if isPattern(it) {
+			inner.setAssign(Assign{Name: name, Value: it.Word, pattern: true})
 		} else {
 			inner.setDynamic(name)
 		}

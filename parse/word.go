@@ -22,6 +22,10 @@ type arg struct {
 	// decoded names the decoders a computed value passed through
 	// ($(echo cm0= | base64 -d)), comma-separated; "" if none (static.go).
 	decoded string
+	// pattern: the word is a glob the shell expands, or a name a fan-out
+	// hands over (Value as programs.Listing writes it): a variable bound to
+	// it holds one of its matches (globvar.go).
+	pattern bool
 }
 
 type wordBuf struct {
@@ -208,6 +212,10 @@ func (w *walker) part(sc *scope, p syntax.WordPart, wb *wordBuf, first, dq bool)
 		}
 		wb.has = true
 		wb.static = false
+		if v, ok := sc.patternParam(p); ok {
+			wb.b.WriteString(v) // "$f" of for f in DIR/*: one of its matches
+			return
+		}
 		w.findSubsts(sc, p)
 		if p.Param != nil {
 			// X=$(curl ...); eval "$X": the code is curl's output.
