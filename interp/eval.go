@@ -20,6 +20,11 @@ type val struct {
 	// tmpl is s with each unknown part written ${_interp}, for a lenient
 	// shell reading of a line built from known and unknown parts.
 	tmpl string
+	// elem is what iterating over the value yields, when known (os.walk,
+	// glob.glob: pyiter.go); deep: a path pattern that ranges over the
+	// whole tree below its directory (os.walk's root, rglob).
+	elem *val
+	deep bool
 }
 
 // template is v's text with unknown parts as ${_interp}.
@@ -68,7 +73,7 @@ func concat(a, b val) val {
 		// x += x doubles: past the cap the value is not known
 		return val{s: "(string over 64 KiB)", env: a.env || b.env, srcs: append(append([]string(nil), a.srcs...), b.srcs...)}
 	}
-	out := val{s: a.s + b.s, static: a.static && b.static && !a.isList && !b.isList, env: a.env || b.env}
+	out := val{s: a.s + b.s, static: a.static && b.static && !a.isList && !b.isList, env: a.env || b.env, deep: a.deep || b.deep}
 	if !out.static {
 		out.tmpl = a.template() + b.template()
 		if len(out.tmpl) > maxStr {
@@ -336,7 +341,8 @@ func anyEnv(vs []val) bool {
 }
 
 func (e *eval) del(via string, p val, recursive, dir bool) {
-	e.facts.Deletes = append(e.facts.Deletes, Delete{Path: p.str(), Recursive: recursive, Dir: dir, Via: via})
+	// a path that ranges over a whole tree (os.walk's root) deletes it all
+	e.facts.Deletes = append(e.facts.Deletes, Delete{Path: p.str(), Recursive: recursive || p.deep, Dir: dir, Via: via})
 }
 
 func (e *eval) read(via string, p val) {

@@ -73,6 +73,15 @@ func (pySpec) visit(e *eval, n *node) bool {
 		}
 	case "call":
 		pyCall(e, n)
+	case "for_statement":
+		pyBindLoop(e, n)
+	case "list_comprehension", "set_comprehension", "generator_expression", "dictionary_comprehension":
+		// the clauses bind before the element is evaluated (it comes first)
+		for _, k := range n.namedKids() {
+			if k.kind == "for_in_clause" {
+				pyBindLoop(e, k)
+			}
+		}
 	case "attribute":
 		// os.dup2 / socket use without a call (references)
 		if t := n.text(); strings.HasSuffix(t, "dup2") {
@@ -586,12 +595,21 @@ func pyCallValue(e *eval, n *node) val {
 				if obj.ref == "pathlib.Path" && e.opt.Cwd != "" {
 					return val{s: e.opt.Cwd, static: true, ref: "pathlib.Path"}
 				}
+			case "iterdir", "glob", "rglob":
+				if obj.ref == "pathlib.Path" {
+					if v, ok := pyPathIter(obj, attr, pos); ok {
+						return v
+					}
+				}
 			}
 		}
 	}
 	ref, ok := pyRef(e, fn)
 	if !ok {
 		return flow(n, pos...)
+	}
+	if v, ok := pyIterValue(ref, pos); ok {
+		return v // os.walk, glob.glob, os.listdir: what a loop over it takes (pyiter.go)
 	}
 	switch ref {
 	case "os.path.expanduser":

@@ -15,7 +15,8 @@ import (
 
 // Rules of this file: their text, examples and matching code are one unit.
 const (
-	RuleMountOverRoot = "MOUNT-OVER-ROOT"
+	RuleMountOverRoot   = "MOUNT-OVER-ROOT"
+	RuleRenameHomeFiles = "RENAME-HOME-FILES"
 )
 
 var _ = rules(
@@ -27,6 +28,12 @@ var _ = rules(
 			"mount -t tmpfs none /etc", "mount -o bind /tmp/x /home"},
 		Pass: []string{"mount", "mount | grep tmpfs", "mount -t tmpfs none /mnt/scratch", "mount /dev/sdb1 /mnt", "sshfs me@host:/srv ./remote",
 			"mount -o remount,rw /", "mount -t tmpfs tmpfs /tmp"}},
+	Rule{ID: RuleRenameHomeFiles, Class: ClassDestroyFiles, Severity: SevMedium, Decision: Ask, Catastrophic: false,
+		Reason:      "renaming every file of a home folder by an expression: names the operator and applications rely on change at once, and an expression that maps two names to one overwrites files",
+		Alternative: "rename the files you mean, or run it with -n first and show the result",
+		Matches:     "`rename`/`prename` (perl's EXPR FILES, util-linux's FROM TO FILES; programs' Renames) of a home folder, its entries (`~/Documents/*`) or a system directory; not with `-n`",
+		Fire:        []string{"rename 's/$/.bak/' ~/Documents/*", "rename .jpg .old ~/Pictures/*", "prename -f 'y/a-z/A-Z/' ~/Desktop/*"},
+		Pass:        []string{"rename 's/$/.bak/' ./logs/*", "rename -n 's/$/.bak/' ~/Documents/*", "rename .jpeg .jpg ~/Downloads/shots/*.jpeg"}},
 )
 
 // mountPoints are the system directories made to be mounted on: a mount
@@ -48,6 +55,12 @@ var _ = onExec(func(j *judge, x execution) {
 	e, p := x.e, localProgram(x)
 	if p == nil {
 		return
+	}
+	if p.Renames != nil {
+		j.renamesRoots(x, p)
+	}
+	if p.Zeroes != nil {
+		j.writesTo(e, p.Zeroes(x.args), kindEmpty, x.detail) // fallocate -p: a home file's content gone
 	}
 	if p.MountsOn != nil {
 		if dir := p.MountsOn(x.args); dir != "" {
@@ -130,4 +143,22 @@ func (j *judge) kernelTrigger(p string, kind writeKind, detail string) bool {
 // "$f"; done`, parse/globvar.go): a write to what it matches.
 func globTarget(v string) bool {
 	return strings.ContainsAny(v, "*?[") && !strings.ContainsAny(v, "$`")
+}
+
+// hiddenInHome reports a place in a dot-directory of home (~/.local,
+// ~/.Trash): a folder moved there is out of the operator's sight.
+func (j *judge) hiddenInHome(d string) bool {
+	rest, ok := strings.CutPrefix(d, j.home+"/")
+	return ok && j.home != "" && strings.HasPrefix(rest, ".")
+}
+
+// renamesRoots judges a renamer's operands (programs' Renames: rename,
+// prename): a home folder or all its entries renamed in place.
+func (j *judge) renamesRoots(x execution, p *programs.Program) {
+	for _, raw := range p.Renames(x.args) {
+		if s, ok := j.resolve(raw, x.e.Dir); ok && j.rootLike(s) {
+			j.add(RuleRenameHomeFiles, x.detail)
+			return
+		}
+	}
 }

@@ -32,7 +32,8 @@ import (
 
 // Rules of this file: their text, examples and matching code are one unit.
 const (
-	RuleGitUntrackAll = "GIT-UNTRACK-ALL"
+	RuleGitUntrackAll       = "GIT-UNTRACK-ALL"
+	RuleGitCheckoutIntoRoot = "GIT-CHECKOUT-INTO-ROOT"
 )
 
 // gitPushKey is the session memory's fact of a push setting that forces
@@ -47,6 +48,12 @@ var _ = rules(
 		Matches:     "`git rm --cached` of the whole tree (`.`, `:/`, `*`) followed in the same command by `git commit` with no `git add` between",
 		Fire:        []string{"git rm -r --cached . && git commit -m 'clean'", "git rm -r -q --cached :/ ; git commit -qam x && git push"},
 		Pass:        []string{"git rm -r --cached . && git add . && git commit -m 'apply .gitignore'", "git rm --cached file.log && git commit -m untrack", "git rm -r --cached ."}},
+	Rule{ID: RuleGitCheckoutIntoRoot, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "git checking files out into the home directory, a home folder or dot-directory, or a system directory overwrites what is there with the repository's files (dotfiles, settings)",
+		Alternative: "check out into a new directory of its own (`git worktree add ../wt`)",
+		Matches:     "`git worktree add DIR` where DIR is `~`, a dot-directory of home or a system directory; `--work-tree DIR` (or `GIT_WORK_TREE`) with a subcommand that writes files (checkout, reset, restore, merge, pull, stash, ...) where DIR is one of those or a home folder",
+		Fire:        []string{"git worktree add ~ HEAD --force", "git --git-dir=$HOME/.dots --work-tree=$HOME checkout -f", "GIT_WORK_TREE=/etc git checkout .", "git worktree add ~/.ssh evil"},
+		Pass:        []string{"git worktree add ../wt-feature feature", "git --work-tree=./export checkout HEAD -- .", "git worktree add ~/wt-hotfix hotfix", "git --work-tree=$HOME status"}},
 )
 
 var _ = onExec(func(j *judge, x execution) {
@@ -54,6 +61,15 @@ var _ = onExec(func(j *judge, x execution) {
 		return
 	}
 	sub, rest, cfg := programs.GitSplit(x.args)
+	wt := programs.GitWorkTree(x.args)
+	for _, a := range x.e.Assigns {
+		if a.Name == "GIT_WORK_TREE" && wt == "" && sub != "worktree" && sub != "clone" && programs.GitWorkTree([]string{"--work-tree", a.Value.Value, sub}) != "" {
+			wt = a.Value.Value
+		}
+	}
+	if d, ok := j.resolve(wt, x.e.Dir); wt != "" && ok && j.checkoutHides(d, sub == "worktree") {
+		j.add(RuleGitCheckoutIntoRoot, x.detail)
+	}
 	switch sub {
 	case "send-pack":
 		// the plumbing under push: the same refspecs, the same --force
@@ -293,4 +309,16 @@ func (j *judge) gitDirMovedAway(p, d string) bool {
 		return false
 	}
 	return d == "" || !under(d, path.Dir(p))
+}
+
+// checkoutHides reports a work tree whose files a checkout would
+// overwrite: home, a dot-directory of home, a system directory, and for
+// --work-tree a home folder (git worktree add makes a new directory, and
+// refuses one that is not empty: a folder's name alone says nothing).
+func (j *judge) checkoutHides(d string, newDir bool) bool {
+	switch j.locate(d) {
+	case locHome, locHomeDot, locSystem:
+		return true
+	}
+	return !newDir && j.homeFolder(d)
 }

@@ -31,10 +31,10 @@ var _ = rules(
 	Rule{ID: RuleMoveRoot, Class: ClassDestroyFiles, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 		Reason:      "moving /, a system directory, the home directory or a home folder away deletes it from where everything expects it",
 		Alternative: "move the specific files you mean, inside the project",
-		Matches:     "`mv` (any wrapper, `-t`) or `rsync --remove-source-files` of `/`, a system dir, `~`, `~/*`, or a home folder (`~/Projects`) to a temp dir, `/dev/null` or out of home",
+		Matches:     "`mv` (any wrapper, `-t`) or `rsync --remove-source-files` of `/`, a system dir, `~`, `~/*`, or a home folder (`~/Projects`) to a temp dir, `/dev/null`, out of home, into a cache or a dot-directory of home (a trash, `~/.local/share`); not into another visible folder of home (`~/Archive/`: the operator can see it there)",
 		Fire: []string{"mv ~ /tmp/old", "mv ~/* /tmp/", "mv /etc /tmp/etc", "mv ~/Projects /tmp/x", "mv -t /tmp ~/Documents", "mv ~/Documents ~/.cache/x",
-			"rsync -a --remove-source-files ~/ /tmp/h/"},
-		Pass: []string{"mv build/ /tmp/old-build", "mv ~/Downloads/file.zip ./", "mv ~/Projects ~/Archive/", "mv /tmp/a /tmp/b",
+			"rsync -a --remove-source-files ~/ /tmp/h/", "mv ~/Pictures ~/.local/share/Trash/files/"},
+		Pass: []string{"mv build/ /tmp/old-build", "mv ~/Downloads/file.zip ./", "mv ~/Downloads/x.zip ~/Documents/", "mv ~/Projects ~/Archive/", "mv /tmp/a /tmp/b",
 			"rsync -a --remove-source-files ./out/ /tmp/out/"}},
 	Rule{ID: RuleMoveProjectAway, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "moving the whole project (or all its files) out of the project directory",
@@ -132,8 +132,9 @@ func (j *judge) awayFromHome(p, d string) bool {
 	if !j.homeFolder(p) {
 		return true
 	}
-	// into a cache: gone at the next clean-up (mv ~/Documents ~/.cache/x)
-	return d == "" || d == "/dev/null" || j.home == "" || !under(d, j.home) || j.cache(d)
+	// into a cache: gone at the next clean-up (mv ~/Documents ~/.cache/x);
+	// into a dot-directory (a trash, ~/.local/share): out of sight
+	return d == "" || d == "/dev/null" || j.home == "" || !under(d, j.home) || j.cache(d) || j.hiddenInHome(d)
 }
 
 // wholeProject reports the project dir itself or all of its entries.

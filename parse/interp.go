@@ -295,6 +295,12 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 			}
 			seen[m[1]] = true
 			items, rest := readArgs(code[m[1]:], lang)
+			if lang == "perl" && p.kind != "shell" {
+				if len(items) == 0 {
+					items = []codeItem{{val: exprText(rest)}} // unlink glob(...): no parentheses
+				}
+				items = perlPaths(items, w.opt.Home) // glob(...), <...>, $ENV{HOME} (perlglob.go)
+			}
 			w.codeCall(c, p.kind, items, rest, o)
 		}
 	}

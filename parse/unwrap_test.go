@@ -200,6 +200,11 @@ var casesInterpreters = []tcase{
 	{src: `deno eval 'Deno.removeSync("/f")'`, want: []want{{argv: `deno eval Deno.removeSync("/f")`, name: "deno"}}},
 	{src: `perl -e 'system("rm -rf /g")'`, want: []want{{argv: "rm -rf /g", name: "rm", kind: "interpreter", depth: 1, via: "perl -e"}}},
 	{src: `perl -ne 'print' file; perl -e 'unlink "h"'`, want: []want{{argv: "rm h", name: "rm", synth: true}}},
+	// perl's glob call and operator are rm's pattern, $ENV{HOME} the home (perlglob.go)
+	{src: `perl -e 'unlink glob("$ENV{HOME}/Documents/*")'`, want: []want{{argv: "rm /home/u/Documents/*", name: "rm", synth: true, static: "SD"}}},
+	{src: `perl -e 'unlink <~/Pictures/*.jpg>'`, want: []want{{argv: "rm ~/Pictures/*.jpg", name: "rm", synth: true, static: "SD"}}},
+	{src: `perl -e 'unlink("$ENV{HOME}/.bashrc")'`, want: []want{{argv: "rm /home/u/.bashrc", name: "rm", synth: true}}},
+	{src: `perl -e 'unlink <STDIN>'`, want: []want{{argv: "rm <STDIN>", name: "rm", synth: true, static: "SD"}}},
 	{src: "perl -e 'my $x = `rm -rf /i`;'", want: []want{{argv: "rm -rf /i", name: "rm", kind: "interpreter", depth: 1}}},
 	{src: `perl -MFile::Path -e 'rmtree("/j")'`, want: []want{{argv: "rm -rf /j", name: "rm", synth: true}}},
 	{src: `perl -pi -e 's/a/b/' f`, n: 1},

@@ -718,9 +718,21 @@ var gitBuiltins = func() map[string]struct{} {
 // leads to (each -C relative to the one before) and --git-dir ("" when
 // not given).
 func GitPlace(args []string) (dir, gitDir string) {
+	dir, gitDir, _ = gitGlobals(args)
+	return dir, gitDir
+}
+
+// gitGlobals are the places git's global options name: -C (joined), --git-dir,
+// --work-tree.
+func gitGlobals(args []string) (dir, gitDir, workTree string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case a == "--work-tree" && i+1 < len(args):
+			workTree = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--work-tree="):
+			workTree = strings.TrimPrefix(a, "--work-tree=")
 		case a == "-C" && i+1 < len(args):
 			if d := args[i+1]; d != "" {
 				if dir != "" && !strings.HasPrefix(d, "/") {
@@ -737,10 +749,10 @@ func GitPlace(args []string) (dir, gitDir string) {
 		case has(gitGlobalValued, a) || a == "-c":
 			i++
 		case !strings.HasPrefix(a, "-"):
-			return dir, gitDir
+			return dir, gitDir, workTree
 		}
 	}
-	return dir, gitDir
+	return dir, gitDir, workTree
 }
 
 // GitSplitCmdline splits an alias's value into words as git does

@@ -147,3 +147,24 @@ func RefFormatVerb(sub string, rest []string) string {
 	}
 	return ""
 }
+
+// GitWorkTree is the work tree an invocation writes files into, when the
+// command line names one: --work-tree DIR (or =DIR) for the subcommands
+// that check files out, and the path of git worktree add
+// ("" when none is named; git then uses the repository's).
+func GitWorkTree(args []string) string {
+	_, _, wt := gitGlobals(args)
+	sub, rest, _ := GitSplit(args)
+	switch sub {
+	case "worktree":
+		if len(rest) > 0 && rest[0] == "add" {
+			if p := GitOpts("worktree", rest[1:]).Pos; len(p) > 0 {
+				return p[0]
+			}
+		}
+		return ""
+	case "checkout", "switch", "restore", "reset", "checkout-index", "read-tree", "merge", "pull", "stash", "rebase", "cherry-pick", "revert", "am", "apply":
+		return wt
+	}
+	return ""
+}

@@ -190,6 +190,11 @@ type Program struct {
 	// repository public (gh repo edit --visibility public, an API write of
 	// visibility=public): its whole history is out.
 	Publishes func(args []string) bool
+	// Renames are the operands renamed in place (rename 's/x/y/' FILES);
+	// Zeroes those whose content is destroyed without a write by name
+	// (fallocate --punch-hole F): paths as written.
+	Renames func(args []string) []string
+	Zeroes  func(args []string) []string
 }
 
 // Is reports whether p is non-nil and of every kind in k.
