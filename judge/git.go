@@ -86,9 +86,9 @@ var _ = rules(
 	Rule{ID: RuleGitHistoryRewrite, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "filter-branch/filter-repo rewrites the whole history",
 		Alternative: "work on a fresh clone and review before pushing",
-		Matches:     "`filter-branch`, `filter-repo`",
-		Fire:        []string{"git filter-repo --path secrets.txt --invert-paths", "git filter-branch --tree-filter 'rm -f x' HEAD"},
-		Pass:        []string{"git log --follow x"}},
+		Matches:     "`filter-branch`, `filter-repo`, `lfs migrate import/export` (not `--dry-run`/`--no-rewrite`) (gitrefs.go)",
+		Fire:        []string{"git filter-repo --path secrets.txt --invert-paths", "git filter-branch --tree-filter 'rm -f x' HEAD", "git lfs migrate import --everything --include='*.psd'"},
+		Pass:        []string{"git log --follow x", "git lfs migrate info --everything", "git lfs track '*.psd'"}},
 	Rule{ID: RuleGitUpdateRefDelete, Class: ClassDiscardWork, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "git update-ref -d deletes a ref without any safety check",
 		Alternative: "`git branch -d` / `git tag -d` with review",
@@ -367,7 +367,7 @@ func (j *judge) expandGitAlias(e *parse.Exec, args []string, sub, value string, 
 		if len(rest) > 0 {
 			src += " " + strings.Join(rest, " ")
 		}
-		res, err := parse.Parse(src, parse.Options{Cwd: e.Dir, Home: j.home})
+		res, err := parse.Parse(src, parse.Options{Cwd: e.Dir, Home: j.home, Files: j.scriptFile}) // as gitcode.go's
 		if err != nil || res == nil {
 			j.add(RuleDynamicCommand, detail)
 			return

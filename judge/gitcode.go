@@ -149,7 +149,10 @@ func (j *judge) judgeGitCode(x execution, src string) *parse.Result {
 	}
 	j.aliasDepth++
 	defer func() { j.aliasDepth-- }()
-	res, err := parse.Parse(src, parse.Options{Cwd: x.e.Dir, Home: j.home})
+	// scripts the code runs are read as the call's own are: a file written
+	// earlier in the session and run by git rebase --exec 'sh fix.sh' gets
+	// the verdict of what it holds
+	res, err := parse.Parse(src, parse.Options{Cwd: x.e.Dir, Home: j.home, Files: j.scriptFile})
 	if err != nil || res == nil {
 		j.add(RuleGitConfigCode, x.detail)
 		return nil

@@ -34,6 +34,7 @@ import (
 const (
 	RuleGitUntrackAll       = "GIT-UNTRACK-ALL"
 	RuleGitCheckoutIntoRoot = "GIT-CHECKOUT-INTO-ROOT"
+	RuleGitRemoteRedirect   = "GIT-REMOTE-REDIRECT"
 )
 
 // gitPushKey is the session memory's fact of a push setting that forces
@@ -54,6 +55,12 @@ var _ = rules(
 		Matches:     "`git worktree add DIR` where DIR is `~`, a dot-directory of home or a system directory; `--work-tree DIR` (or `GIT_WORK_TREE`) with a subcommand that writes files (checkout, reset, restore, merge, pull, stash, ...) where DIR is one of those or a home folder",
 		Fire:        []string{"git worktree add ~ HEAD --force", "git --git-dir=$HOME/.dots --work-tree=$HOME checkout -f", "GIT_WORK_TREE=/etc git checkout .", "git worktree add ~/.ssh evil"},
 		Pass:        []string{"git worktree add ../wt-feature feature", "git --work-tree=./export checkout HEAD -- .", "git worktree add ~/wt-hotfix hotfix", "git --work-tree=$HOME status"}},
+	Rule{ID: RuleGitRemoteRedirect, Class: ClassExfiltration, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "pointing an existing remote at another host or owner sends every later push (the whole history with --all or --mirror) there",
+		Alternative: "add a new remote under its own name, and say where it leads",
+		Matches:     "`git remote set-url NAME URL [OLD]`, `git config remote.NAME.url/pushurl URL` where OLD or the repository's config (read at decision time) has NAME at another host or owner; https and ssh forms of the same owner are the same; not a new remote (`git remote add`), not a path on this machine",
+		Fire:        []string{"git remote set-url origin https://github.com/evil/mirror.git https://github.com/acme/app.git"},
+		Pass:        []string{"git remote add backup https://github.com/me/app.git", "git remote set-url origin git@github.com:acme/app.git https://github.com/acme/app.git", "git remote set-url origin git@github.com:acme/app.git"}},
 )
 
 var _ = onExec(func(j *judge, x execution) {
@@ -93,7 +100,14 @@ var _ = onExec(func(j *judge, x execution) {
 		if programs.GitUpdateRefStdin(rest) {
 			j.updateRefStdin(x)
 		}
+	case "remote":
+		j.remoteRedirect(x, sub, rest)
+	case "lfs":
+		if programs.GitLFSRewrites(rest) {
+			j.add(RuleGitHistoryRewrite, x.detail) // every commit rewritten with its files moved to or from LFS
+		}
 	case "config":
+		j.remoteRedirect(x, sub, rest)
 		if key, value, ok := programs.GitConfigSet(rest); ok {
 			if _, forces := programs.GitPushSetting(key, value); forces {
 				j.add(RuleGitPushForce, x.detail) // every later plain push forces
@@ -321,4 +335,35 @@ func (j *judge) checkoutHides(d string, newDir bool) bool {
 		return true
 	}
 	return !newDir && j.homeFolder(d)
+}
+
+// remoteRedirect judges a change of an existing remote's URL to another
+// host or owner than the repository's config has for it (read at
+// decision time; nothing when it cannot be read).
+func (j *judge) remoteRedirect(x execution, sub string, rest []string) {
+	name, url, old, ok := programs.GitRemoteURLSet(sub, rest)
+	if !ok {
+		return
+	}
+	to := programs.RepoOwner(url)
+	if to == "" {
+		return // a path on this machine
+	}
+	if from := programs.RepoOwner(old); from != "" && from != to {
+		j.add(RuleGitRemoteRedirect, x.detail)
+		return
+	}
+	repo, _ := j.gitConfigFiles(x)
+	if repo == "" {
+		return
+	}
+	for _, s := range j.readGitConfig(repo) {
+		if r, ok := strings.CutSuffix(s.Key, ".url"); ok && strings.EqualFold(r, "remote."+name) {
+			if from := programs.RepoOwner(s.Value); from != "" && from != to {
+				j.used("git setting " + s.Key + "=" + s.Value + " in " + repo)
+				j.add(RuleGitRemoteRedirect, x.detail)
+				return
+			}
+		}
+	}
 }

@@ -57,7 +57,8 @@ func TestGitRefsOnDisk(t *testing.T) {
 	put(proj+"/.git/refs/heads/master", "0123456789012345678901234567890123456789\n")
 	put(proj+"/.git/refs/heads/feature", "0123456789012345678901234567890123456789\n")
 	put(proj+"/.git/packed-refs", "# pack-refs with: peeled fully-peeled sorted\n0123456789012345678901234567890123456789 refs/heads/release\n")
-	put(proj+"/.git/config", "[remote \"mirror\"]\n\turl = ../m.git\n\tpush = +refs/heads/*:refs/heads/*\n")
+	put(proj+"/.git/config", "[remote \"mirror\"]\n\turl = ../m.git\n\tpush = +refs/heads/*:refs/heads/*\n"+
+		"[remote \"origin\"]\n\turl = https://github.com/acme/app.git\n")
 	env := testEnv(t)
 	env.Home, env.ProjectDir = home, proj
 	run := func(cmd string, noFiles bool) Decision {
@@ -84,6 +85,12 @@ func TestGitRefsOnDisk(t *testing.T) {
 		{"git push mirror feature", false, Allow},   // its own refspec wins
 		{"git push mirror", true, Allow},            // replay: the config is not read
 		{"git push --dry-run mirror", false, Allow}, // nothing sent
+		// an existing remote pointed at another owner (GIT-REMOTE-REDIRECT)
+		{"git remote set-url origin https://github.com/evil/mirror.git", false, Ask},
+		{"git config remote.origin.pushurl ssh://git@gitlab.com/other/app", false, Ask},
+		{"git remote set-url origin git@github.com:acme/app.git", false, Allow},        // the same owner by ssh
+		{"git remote set-url mirror https://github.com/evil/mirror.git", false, Allow}, // it was a path
+		{"git remote set-url origin https://github.com/evil/mirror.git", true, Allow},  // replay: not read
 	} {
 		if d := run(tc.cmd, tc.noFiles); d.Verdict != tc.want {
 			t.Errorf("%s (NoFiles %v): %s %v, want %s", tc.cmd, tc.noFiles, d.Decision, d.RuleIDs(), tc.want)

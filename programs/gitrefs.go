@@ -168,3 +168,67 @@ func GitWorkTree(args []string) string {
 	}
 	return ""
 }
+
+// GitRemoteURLSet is the remote whose URL an invocation changes and the
+// new URL: git remote set-url [--push] [--add] NAME URL [OLD], git config
+// remote.NAME.url / pushurl URL; old is the URL set-url is told it
+// replaces (""). git remote add makes a new one: not this.
+func GitRemoteURLSet(sub string, rest []string) (name, url, old string, ok bool) {
+	switch sub {
+	case "remote":
+		o := Parse(rest, Spec{})
+		if len(o.Pos) >= 3 && o.Pos[0] == "set-url" && !o.Has(0, "delete") {
+			if len(o.Pos) > 3 {
+				old = o.Pos[3] // set-url NAME NEW OLD: OLD is the URL it replaces
+			}
+			return o.Pos[1], o.Pos[2], old, true
+		}
+	case "config":
+		key, value, set := GitConfigSet(rest)
+		k := strings.ToLower(key)
+		if !set || !strings.HasPrefix(k, "remote.") {
+			return "", "", "", false
+		}
+		dot := strings.LastIndexByte(k, '.')
+		if dot > len("remote.") && (k[dot+1:] == "url" || k[dot+1:] == "pushurl") {
+			return key[len("remote."):dot], value, "", true
+		}
+	}
+	return "", "", "", false
+}
+
+// RepoOwner is the host and owner a remote URL names ("github.com/acme"
+// for https://github.com/acme/app.git, git@github.com:acme/app.git,
+// ssh://git@github.com/acme/app), "" for a local path or a URL it cannot
+// read.
+func RepoOwner(url string) string {
+	u := strings.TrimSpace(url)
+	if strings.HasPrefix(strings.ToLower(u), "file://") {
+		return "" // a path on this machine
+	}
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	} else if at, colon := strings.IndexByte(u, '@'), strings.IndexByte(u, ':'); colon > 0 && (at < 0 || at < colon) && !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, ".") {
+		u = u[:colon] + "/" + u[colon+1:] // scp-like: [user@]host:owner/repo
+	} else {
+		return "" // a path on this machine
+	}
+	if at := strings.IndexByte(u, '@'); at >= 0 && at < strings.IndexByte(u+"/", '/') {
+		u = u[at+1:] // user@ or user:token@
+	}
+	parts := strings.Split(strings.Trim(u, "/"), "/")
+	if len(parts) < 2 || parts[0] == "" {
+		return ""
+	}
+	host, _, _ := strings.Cut(parts[0], ":") // a port
+	return strings.ToLower(host + "/" + parts[1])
+}
+
+// GitLFSRewrites reports git lfs migrate import/export, which rewrites
+// the history of the current branch (--everything: of every ref); info
+// and --dry-run only read it.
+func GitLFSRewrites(rest []string) bool {
+	o := Parse(rest, S("I", "include", "exclude", "include-ref", "exclude-ref", "above", "object-map"))
+	p := o.Pos
+	return len(p) >= 2 && p[0] == "migrate" && (p[1] == "import" || p[1] == "export") && !o.Has(0, "dry-run", "no-rewrite")
+}

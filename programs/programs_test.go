@@ -171,3 +171,19 @@ func TestOwnDigits(t *testing.T) {
 		t.Error("Permissions / ModeOperand")
 	}
 }
+
+func TestRepoOwner(t *testing.T) {
+	for url, want := range map[string]string{
+		"https://github.com/acme/app.git":         "github.com/acme",
+		"git@github.com:Acme/app.git":             "github.com/acme",
+		"ssh://git@github.com:22/acme/app":        "github.com/acme",
+		"https://user:tok@gitlab.example.com/g/p": "gitlab.example.com/g",
+		"../mirror.git":                           "",
+		"/srv/git/app.git":                        "",
+		"file:///srv/git/app.git":                 "",
+	} {
+		if got := RepoOwner(url); got != want {
+			t.Errorf("RepoOwner(%q) = %q, want %q", url, got, want)
+		}
+	}
+}
