@@ -24,7 +24,7 @@ var _ = rules(
 	Rule{ID: RuleDiskFormat, Class: ClassDestroyFiles, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 		Reason:      "formatting or wiping a file system",
 		Alternative: "leave disk management to the operator",
-		Matches:     "`mkfs*`, `mke2fs`, `mkswap`, `wipefs`, `blkdiscard`, `sfdisk`, `sgdisk -Z`, `parted mklabel/rm`, `diskutil erase*`; the storage tools' destroying verbs (programs/storage.go): `lvremove`/`vgremove`/`pvremove`/`lvreduce` (not `--test`), `zpool destroy/labelclear`, `zfs destroy/rollback` (not `-n`), `btrfs subvolume delete` (and its abbreviations), `cryptsetup erase/luksErase/luksFormat/luksKillSlot/luksRemoveKey`, `mdadm --zero-superblock`, `nvme format/sanitize`, `hdparm --security-erase`",
+		Matches:     "`mkfs*`, `mke2fs`, `mkswap`, `wipefs`, `blkdiscard`, `sfdisk`, `sgdisk -Z`, `parted mklabel/rm`, `diskutil erase*`; the storage tools' destroying verbs (programs/storage.go): `lvremove`/`vgremove`/`pvremove`/`lvreduce` (not `--test`), `zpool destroy/labelclear`, `zfs destroy/rollback` (not `-n`), `btrfs subvolume delete` (and its abbreviations), `cryptsetup erase/luksErase/luksFormat/luksKillSlot/luksRemoveKey`, `mdadm --zero-superblock`, `nvme format/sanitize`, `hdparm --security-erase`, `mkntfs`, `mkdosfs`, `mkexfatfs`, `newfs*`, `mformat`, `sg_format`",
 		Fire:        []string{"mkfs.ext4 /dev/sdb1", "wipefs -a /dev/sda", "lvremove -f vg0/root", "zpool destroy -f tank", "btrfs sub del /home", "cryptsetup luksErase /dev/sda2"},
 		Pass:        []string{"lsblk", "df -h", "lvs", "zpool status tank", "btrfs subvolume list /", "cryptsetup status root", "zfs destroy -n tank/x"}},
 	Rule{ID: RuleShred, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,

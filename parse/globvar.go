@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sentinel-guard/sentinel/programs"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -68,4 +69,71 @@ func feedParams(c *cmd, operands []arg) ([]arg, bool) {
 		}
 	}
 	return params, true
+}
+
+// bindReadLoop binds the variable of `LISTER | while read [-r] NAME; do
+// BODY; done` in the body to the pattern of what the lister prints (one
+// name a line: find DIR, ls DIR, git ls-files), when it lists one path.
+// ls prints names without DIR: the pattern stays below DIR either way.
+func (w *walker) bindReadLoop(body *scope, s *syntax.Stmt, c *syntax.WhileClause, pp pipePos) {
+	var list *programs.Listed
+	if pp.stdin != nil {
+		list = pp.stdin.list
+	} else {
+		list = procSubstListing(s.Redirs) // done < <(find DIR)
+	}
+	if c.Until || list == nil || len(list.Paths) != 1 || len(c.Cond) != 1 {
+		return
+	}
+	call, ok := c.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) < 2 || call.Args[0].Lit() != "read" {
+		return
+	}
+	name := ""
+	for k := 1; k < len(call.Args); k++ {
+		a := call.Args[k].Lit()
+		switch {
+		case a == "-r" || a == "-s":
+		case a == "-d" || a == "-p" || a == "-t" || a == "-u":
+			k++ // takes a value
+		case a == "" || strings.HasPrefix(a, "-") || name != "":
+			return // -a, -n, a second name, a word that is not a literal
+		default:
+			name = a
+		}
+	}
+	if name != "" && isName(name) {
+		body.setAssign(Assign{Name: name, Value: Word{Value: list.Paths[0]}, pattern: true})
+	}
+}
+
+// procSubstListing is what `< <(LISTER ARGS)` lists, when the process
+// substitution is one lister with literal arguments (its executions are
+// walked with the loop's other redirects).
+func procSubstListing(redirs []*syntax.Redirect) *programs.Listed {
+	for _, r := range redirs {
+		if r.Op != syntax.RdrIn || r.Word == nil || len(r.Word.Parts) != 1 {
+			continue
+		}
+		ps, ok := r.Word.Parts[0].(*syntax.ProcSubst)
+		if !ok || len(ps.Stmts) != 1 {
+			return nil
+		}
+		call, ok := ps.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 || len(call.Assigns) > 0 {
+			return nil
+		}
+		var words []string
+		for _, a := range call.Args {
+			v, ok := staticLit(a)
+			if !ok {
+				return nil // computed: not read here
+			}
+			words = append(words, v)
+		}
+		if l, ok := programs.Listing(words[0], words[1:]); ok {
+			return &l
+		}
+	}
+	return nil
 }

@@ -190,6 +190,11 @@ var casesVarFlow = []tcase{
 	{src: `for f in ~/Documents/*; do : > "$f"; done`, n: 1, want: []want{{argv: ":", name: ":"}}},
 	{src: `for f in *.txt; do rm "${f%.txt}.bak"; done`, n: 1, want: []want{{argv: "rm ${f%.txt}.bak", name: "rm", static: "SD"}}},
 	{src: `for f in $(ls); do rm "$f"; done`, n: 2, want: []want{{argv: "ls", name: "ls"}, {argv: "rm $f", name: "rm", static: "SD"}}},
+	// a while-read loop fed by a lister binds the variable to what it lists
+	{src: `find /srv/x -type f | while read -r f; do rm "$f"; done`, n: 3, want: []want{{argv: "rm /srv/x/*", name: "rm", static: "SD"}}},
+	{src: `echo a | while read f; do rm "$f"; done`, n: 3, want: []want{{argv: "rm $f", name: "rm", static: "SD"}}},
+	{src: `while read -r f; do rm "$f"; done < <(find /srv/y -type f)`, n: 4, want: []want{{argv: "rm /srv/y/*", name: "rm", static: "SD"}}},
+	{src: `find /srv/x | while read -a f; do rm "$f"; done`, n: 3, want: []want{{argv: "rm $f", name: "rm", static: "SD"}}},
 	{src: "for i in $(seq 3); do rm $i; done", want: []want{{argv: "rm $i", name: "rm", static: "SD"}}},
 	{src: "for i; do rm $i; done", n: 1, want: []want{{argv: "rm $i", name: "rm"}}},
 	{src: "select i in a b; do rm $i; done", n: 1, want: []want{{argv: "rm $i", name: "rm"}}},

@@ -188,6 +188,7 @@ func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
 		w.effects(s).apply(inner)
 		w.stmts(inner, c.Cond, pp)
 		body := inner.sub()
+		w.bindReadLoop(body, s, c, pp) // ls DIR | while read f: f is one of DIR's names (globvar.go)
 		w.stmts(body, c.Do, pp)
 		sc.merge([]*scope{inner, body})
 	case *syntax.ForClause:

@@ -149,20 +149,28 @@ func glabDestroys(args []string) bool {
 	return ok && c.destroys()
 }
 
-// glabPublishes: glab api writes that make a project public.
+// glabPublishes: glab api (and hub api) writes that make a repository
+// public.
 func glabPublishes(args []string) bool {
 	c, ok := hostAPI(args)
 	return ok && c.publishes()
 }
 
-// hubDestroys: hub delete REPO; teaDestroys: tea repo(s) delete.
-func hubDestroys(args []string) bool { p := Operands(args); return len(p) > 0 && p[0] == "delete" }
+// hubDestroys: hub delete REPO, and hub api as gh api; teaDestroys: tea
+// repo(s) delete.
+func hubDestroys(args []string) bool {
+	if p := Operands(args); len(p) > 0 && p[0] == "delete" {
+		return true
+	}
+	c, ok := hostAPI(args)
+	return ok && (c.destroys() || c.method == "DELETE")
+}
 func teaDestroys(args []string) bool {
 	p := Operands(args)
 	return len(p) >= 2 && (p[0] == "repo" || p[0] == "repos") && (p[1] == "delete" || p[1] == "rm")
 }
 
 var _ = register(
-	&Program{Name: "hub", Kind: NetSender | Cloud, Destroys: hubDestroys},
+	&Program{Name: "hub", Kind: NetSender | Cloud, Destroys: hubDestroys, Publishes: glabPublishes},
 	&Program{Name: "tea", Kind: NetSender | Cloud, Destroys: teaDestroys},
 )

@@ -45,6 +45,11 @@ var _ = register(
 		return false
 	}},
 	&Program{Name: "mdadm", Kind: Storage, Destroys: func(a []string) bool { return has(a, "--zero-superblock") }},
+	// makers of file systems and low-level formatters outside the mkfs.*
+	// family (which disk.go knows by its prefix): they destroy what the
+	// device held
+	&Program{Name: "mkntfs", Names: []string{"mkdosfs", "mkexfatfs", "mkudffs", "newfs", "newfs_msdos", "newfs_apfs", "newfs_hfs", "mformat", "sg_format", "sg_sanitize"},
+		Kind: Storage, Destroys: func(a []string) bool { return !has(a, "--help", "-h", "-V", "--version") }},
 	&Program{Name: "nvme", Kind: Storage, Destroys: func(a []string) bool {
 		p := Operands(a)
 		return len(p) > 0 && has(p[:1], "format", "sanitize")
