@@ -64,12 +64,13 @@ var _ = onExec(func(j *judge, x execution) {
 })
 
 // destroysHomeFile reports a write of kind to p that destroys a home file
-// outside the project: emptying it, or truncating one that exists.
+// outside the project: emptying it, or truncating one that exists (a glob
+// names only files that exist: for f in ~/Documents/*; do echo > "$f").
 func (j *judge) destroysHomeFile(p string, kind writeKind) bool {
 	if kind != kindEmpty && kind != kindTruncate || !j.homeArea(p) {
 		return false
 	}
-	return kind == kindEmpty || j.existingFile(p)
+	return kind == kindEmpty || j.existingFile(p) || globTarget(p)
 }
 
 // homeArea reports a path below home that is the operator's: not the

@@ -31,8 +31,8 @@ var _ = rules(
 	Rule{ID: RuleRenameHomeFiles, Class: ClassDestroyFiles, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "renaming every file of a home folder by an expression: names the operator and applications rely on change at once, and an expression that maps two names to one overwrites files",
 		Alternative: "rename the files you mean, or run it with -n first and show the result",
-		Matches:     "`rename`/`prename` (perl's EXPR FILES, util-linux's FROM TO FILES; programs' Renames) of a home folder, its entries (`~/Documents/*`) or a system directory; not with `-n`",
-		Fire:        []string{"rename 's/$/.bak/' ~/Documents/*", "rename .jpg .old ~/Pictures/*", "prename -f 'y/a-z/A-Z/' ~/Desktop/*"},
+		Matches:     "`rename`/`prename` (perl's EXPR FILES, util-linux's FROM TO FILES; programs' Renames) of a home folder, its entries (`~/Documents/*`) or a system directory; not with `-n`; `mv` of each entry after itself (`for f in ~/Documents/*; do mv \"$f\" \"$f.locked\"; done`)",
+		Fire:        []string{"rename 's/$/.bak/' ~/Documents/*", "rename .jpg .old ~/Pictures/*", "prename -f 'y/a-z/A-Z/' ~/Desktop/*", `for f in ~/Documents/*; do mv "$f" "$f.locked"; done`},
 		Pass:        []string{"rename 's/$/.bak/' ./logs/*", "rename -n 's/$/.bak/' ~/Documents/*", "rename .jpeg .jpg ~/Downloads/shots/*.jpeg"}},
 )
 

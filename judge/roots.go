@@ -121,6 +121,10 @@ func (j *judge) moveAway(e *parse.Exec, srcs []string, dest, detail string) {
 			j.add(RuleMoveProjectAway, detail)
 		case j.gitDirMovedAway(p, d):
 			j.add(RuleRmGitDir, detail) // gitrefs.go
+		case j.rootLike(p) && globTarget(p) && globTarget(d):
+			// for f in ~/Documents/*; do mv "$f" "$f.locked"; done: each
+			// entry renamed after itself (destroy2.go)
+			j.add(RuleRenameHomeFiles, detail)
 		}
 	}
 }
