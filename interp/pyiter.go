@@ -27,8 +27,10 @@ func pyIterValue(ref string, pos []val) (val, bool) {
 		if !top.static {
 			return val{}, false
 		}
-		// (root, dirs, files): root is top or any directory below it
-		root := pattern(strings.TrimSuffix(top.s, "/")+"/*", true)
+		// (root, dirs, files): root is top or any directory below it, and
+		// the body may pick some of what it visits (if f.endswith(".pyc")):
+		// a part below top (programs.Listing's DIR/*_), not all of it
+		root := pattern(strings.TrimSuffix(top.s, "/")+"/*_", true)
 		tuple := val{isList: true, list: []val{root, names(pattern("*", false)), names(pattern("*", false))}}
 		return val{s: "os.walk(" + top.s + ")", elem: &tuple}, true
 	case "os.listdir", "os.scandir":
