@@ -440,7 +440,7 @@ func (j *judge) stdinTainted(all []parse.Exec, e *parse.Exec, ts *taints) (strin
 		var files []string
 		p := programs.Lookup(f.Name)
 		switch canon(p, f.Name) {
-		case "cat", "head": // tac, less, ...; tail
+		case "cat", "head", "less": // tac, less, ...; tail
 			files = p.Parse(wordValues(f.Argv[1:])).Pos
 		}
 		for _, r := range f.Redirects {

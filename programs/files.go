@@ -55,7 +55,7 @@ var _ = register(
 		Opts:     S("cSsuiwWTtqo", "cmd", "eval", "load", "funcall"),
 		ReadOnly: func(a []string) bool { return has(a, "-R", "-M", "--diff", "-d", "--version", "--list-extensions") },
 		CodeIn:   vimCode},
-	&Program{Name: "cat", Names: []string{"tac", "nl", "less", "more", "most", "bat", "batcat", "view", "strings", "hexdump", "hd"}, Kind: Reader},
+	&Program{Name: "cat", Names: []string{"tac", "nl", "bat", "batcat", "view", "strings", "hexdump", "hd"}, Kind: Reader},
 	&Program{Name: "head", Names: []string{"tail"}, Kind: Reader, Opts: S("nc", "lines", "bytes")},
 	&Program{Name: "grep", Names: []string{"egrep", "fgrep", "ag", "ack", "zgrep"}, Kind: Reader | Pattern},
 	&Program{Name: "rg", Kind: Reader | Pattern, CodeIn: rgCode},
@@ -72,7 +72,7 @@ var _ = register(
 	&Program{Name: "stat", Names: []string{"file", "realpath", "readlink", "dirname", "basename", "du", "wc", "lsof", "getfacl", "test", "[", "[["}, Kind: NonReader},
 	&Program{Name: "cd", Names: []string{"pushd", "popd"}, Kind: NonReader},
 	&Program{Name: "true", Names: []string{"false", "code"}, Kind: NonReader},
-	&Program{Name: "man", Names: []string{"which", "type", "whereis"}, Kind: NonReader | Manual},
+	&Program{Name: "which", Names: []string{"type", "whereis"}, Kind: NonReader | Manual},
 	&Program{Name: "tldr", Names: []string{"help", "whatis", "apropos", "info"}, Kind: Manual},
 	&Program{Name: "ssh-add", Names: []string{"ssh-keygen", "ssh-copy-id"}, Kind: NonReader},
 )
@@ -291,7 +291,7 @@ func CopiesStdin(name string, args []string) bool {
 	switch p.Name {
 	case "tee":
 		return true
-	case "cat":
+	case "cat", "less":
 		ops := p.Parse(args).Pos
 		return len(ops) == 0 || has(ops, "-")
 	}

@@ -279,7 +279,7 @@ func GitCodeArgs(sub string, rest []string) (cmd []string, ok bool) {
 		}
 	case "bisect":
 		if len(rest) > 1 && rest[0] == "run" {
-			return rest[1:], true
+			return []string{quoteArgv(rest[1:])}, true // an argv: sh -c 'rm -rf ~' keeps its one word
 		}
 	case "difftool", "mergetool":
 		for i, a := range rest {

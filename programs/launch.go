@@ -264,7 +264,7 @@ var _ = register(
 		"timer-property", "path-property", "socket-property", "service-type", "expand-environment"))},
 	&Program{Name: "wsl", Kind: Runner, Launch: wslLaunch},
 	&Program{Name: "dtach", Names: []string{"abduco"}, Kind: Runner, Launch: sessionLaunch},
-	&Program{Name: "xvfb-run", Names: []string{"dbus-run-session", "flatpak-spawn", "entr", "daemonize", "chpst"},
+	&Program{Name: "xvfb-run", Names: []string{"dbus-run-session", "flatpak-spawn", "daemonize", "chpst"},
 		Kind: Runner, Launch: launchAt(S("nsfewpuU", "server-num", "server-args", "auth-file", "error-file", "wait",
 			"xauth-protocol", "config-file", "dbus-daemon", "directory", "env"))},
 	&Program{Name: "sshpass", Kind: Runner, Launch: launchAt(S("pfdP"))},

@@ -37,6 +37,9 @@ var serveRoots = map[string]func(args []string) (string, bool){
 				return first(o.Values["d"], o.Long["directory"]), true
 			case "SimpleHTTPServer", "CGIHTTPServer":
 				return "", true
+			case "uploadserver": // http.server's options, and it takes uploads
+				o := Parse(rest, S("db", "directory", "bind", "basic-auth", "basic-auth-upload", "theme", "server-certificate", "client-certificate"))
+				return first(o.Values["d"], o.Long["directory"]), true
 			}
 			return "", false
 		}
@@ -139,7 +142,15 @@ func Serves(name string, args []string) (root string, ok bool) {
 // from outside: ssh -R (a remote forward), ngrok, cloudflared tunnel,
 // localtunnel, bore.
 func Tunnels(name string, args []string) bool {
+	switch name {
+	case "code", "code-insiders": // code tunnel: this machine's editor and terminal through a relay
+		return len(args) > 0 && args[0] == "tunnel" && !hasWord(args, "--help", "-h", "status", "kill", "prune", "unregister", "user")
+	case "frpc": // frp's client publishes local ports through its server
+		return !hasWord(args, "-v", "--version", "-h", "--help", "verify")
+	}
 	switch Lookup(name).nameOr(name) {
+	case "tailscale": // tailscale funnel: a local port on the public internet
+		return len(args) > 0 && args[0] == "funnel" && !hasWord(args, "status", "reset", "--help", "off")
 	case "ssh":
 		o := Lookup("ssh").Parse(args)
 		_, r := o.Values["R"]

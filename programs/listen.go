@@ -1,0 +1,330 @@
+package programs
+
+import (
+	"path"
+	"strings"
+)
+
+// Servers that hand a shell or a control API to whoever reaches an address
+// (issue 19 class 8), code run straight from the network, and environment
+// variables that load code into every program started under them.
+
+// PublicAddr reports a bind address that is not loopback: 0.0.0.0, ::, *,
+// a public or private IP, a host name other than localhost. "" is not
+// public here; each server says what its default is.
+func PublicAddr(host string) bool {
+	h := strings.Trim(strings.TrimSpace(host), "[]'\"")
+	if h == "" {
+		return false
+	}
+	if strings.EqualFold(h, "localhost") || strings.HasPrefix(h, "unix:") || strings.HasPrefix(h, "/") {
+		return false
+	}
+	// loopback by hand: the hook imports no net package
+	if strings.HasPrefix(h, "127.") || h == "::1" || h == "0:0:0:0:0:0:0:1" || strings.HasPrefix(strings.ToLower(h), "::ffff:127.") {
+		return false
+	}
+	return true // 0.0.0.0, ::, *, another IP, a host name
+}
+
+// hostOf is the host of HOST:PORT, [V6]:PORT, a bare port (""), or
+// scheme://HOST:PORT.
+func hostOf(s string) string {
+	if _, rest, ok := strings.Cut(s, "://"); ok {
+		s = rest
+	}
+	s = strings.TrimSuffix(s, "/")
+	if strings.HasPrefix(s, "[") {
+		if end := strings.IndexByte(s, ']'); end > 0 {
+			return s[1:end]
+		}
+	}
+	if strings.Count(s, ":") > 1 {
+		return s // a bare IPv6 address
+	}
+	h, _, ok := strings.Cut(s, ":")
+	if !ok {
+		if strings.Trim(s, "0123456789") == "" {
+			return "" // a port alone
+		}
+		return s
+	}
+	return h
+}
+
+// listOptValues returns the values of a long or short option in its spellings
+// (--name=V, --name V, -x V, -xV) among args.
+func listOptValues(args []string, names ...string) []string {
+	var out []string
+	for i, a := range args {
+		for _, n := range names {
+			switch {
+			case a == n && i+1 < len(args):
+				out = append(out, args[i+1])
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(a, n+"="):
+				out = append(out, a[len(n)+1:])
+			case len(n) == 2 && n[1] != '-' && len(a) > 2 && strings.HasPrefix(a, n) && a[1] != '-':
+				out = append(out, a[2:])
+			}
+		}
+	}
+	return out
+}
+
+// controlServers say, per program name, what control their arguments hand
+// to a non-loopback address ("" for none).
+var controlServers = map[string]func(args []string) string{
+	// dockerd -H tcp://0.0.0.0:2375: the Docker API is root on this host
+	"dockerd": func(a []string) string {
+		for _, h := range listOptValues(a, "-H", "--host") {
+			if strings.HasPrefix(h, "tcp://") && (hostOf(h) == "" || PublicAddr(hostOf(h))) {
+				return "the Docker API on " + h
+			}
+		}
+		return ""
+	},
+	// kubectl proxy --address=0.0.0.0: the cluster's API with this
+	// user's credentials (the default is 127.0.0.1)
+	"kubectl": func(a []string) string {
+		if len(a) == 0 || a[0] != "proxy" {
+			return ""
+		}
+		for _, h := range listOptValues(a[1:], "--address") {
+			if PublicAddr(h) {
+				return "the Kubernetes API (kubectl proxy) on " + h
+			}
+		}
+		return ""
+	},
+	// node --inspect=0.0.0.0:9229: the debugger evaluates any code (the
+	// default host is 127.0.0.1)
+	"node": inspectorPublic,
+	"deno": inspectorPublic,
+	"bun":  inspectorPublic,
+	// sshd -o PermitEmptyPasswords=yes: logins without a password
+	"sshd": func(a []string) string {
+		for _, o := range listOptValues(a, "-o") {
+			k, v, _ := strings.Cut(strings.ReplaceAll(o, " ", "="), "=")
+			if strings.EqualFold(k, "PermitEmptyPasswords") && strings.EqualFold(strings.Trim(v, "'\""), "yes") {
+				return "ssh logins without a password"
+			}
+		}
+		return ""
+	},
+	// redis-server --protected-mode no: with no bind (all interfaces) or
+	// a public one, anyone runs commands (CONFIG SET dir + SAVE writes files)
+	"redis-server": func(a []string) string {
+		off := false
+		for _, v := range listOptValues(a, "--protected-mode") {
+			off = v == "no"
+		}
+		if !off {
+			return ""
+		}
+		binds := listOptValues(a, "--bind")
+		if len(binds) == 0 {
+			return "redis without protected mode on all interfaces"
+		}
+		for _, b := range binds {
+			for _, h := range strings.Fields(b) {
+				if PublicAddr(strings.TrimPrefix(h, "-")) {
+					return "redis without protected mode on " + h
+				}
+			}
+		}
+		return ""
+	},
+	// telnetd -l /bin/sh (busybox's too): the shell instead of login, for
+	// whoever connects
+	"telnetd": func(a []string) string {
+		for _, l := range listOptValues(a, "-l") {
+			if p := Lookup(path.Base(l)); p.Is(Shell) || p.Is(Interpreter) {
+				return "a shell without login over telnet (" + l + ")"
+			}
+		}
+		return ""
+	},
+	// socat TCP-LISTEN:P PTY: a terminal on a listening socket
+	"socat": func(a []string) string {
+		listen, pty := false, false
+		for _, x := range a {
+			u := strings.ToUpper(x)
+			addr, opts, _ := strings.Cut(u, ",")
+			kind, _, _ := strings.Cut(addr, ":")
+			if strings.HasSuffix(kind, "-LISTEN") && strings.HasPrefix(kind, "TCP") || strings.HasPrefix(kind, "SCTP") && strings.HasSuffix(kind, "-LISTEN") {
+				listen = true
+				for _, o := range strings.Split(opts, ",") {
+					if b, ok := strings.CutPrefix(o, "BIND="); ok && !PublicAddr(b) {
+						listen = false
+					}
+				}
+			}
+			if kind == "PTY" || strings.HasPrefix(kind, "PTY,") {
+				pty = true
+			}
+		}
+		if listen && pty {
+			return "a terminal on a listening socket"
+		}
+		return ""
+	},
+}
+
+func inspectorPublic(a []string) string {
+	for _, x := range a {
+		for _, o := range []string{"--inspect=", "--inspect-brk=", "--inspect-wait="} {
+			if v, ok := strings.CutPrefix(x, o); ok && PublicAddr(hostOf(v)) {
+				return "the inspector (runs any code) on " + v
+			}
+		}
+	}
+	return ""
+}
+
+// ServesControl reports a server that hands a shell or a control API to a
+// non-loopback address, and what it hands over.
+func ServesControl(name string, args []string) (string, bool) {
+	key := name
+	if p := Lookup(name); p != nil {
+		key = p.Name
+	}
+	switch name {
+	case "utelnetd", "in.telnetd":
+		key = "telnetd"
+	}
+	f := controlServers[key]
+	if f == nil {
+		return "", false
+	}
+	what := f(args)
+	return what, what != ""
+}
+
+// RunsFetched reports a command that runs code it fetches from a URL or a
+// repository, and that source: npx/bunx/pnpx URL (or github:o/r), npm
+// exec, pnpm dlx, yarn dlx, bun x of one; uvx --from git+URL, uv tool run
+// and pipx run of one; deno run URL; go run MODULE@VERSION (a module path
+// names its repository's host). A package named in the project's registry
+// (npx prettier, uvx ruff) is not this class: its install rules own it.
+func RunsFetched(name string, args []string) (string, bool) {
+	key := Canon(name)
+	switch name {
+	case "pnpm", "yarn", "uvx", "pipx", "uv":
+		key = name // each its own grammar, whatever the model's family
+	}
+	switch key {
+	case "npx", "bunx", "pnpx":
+		return fetchedOperand(args, S("pc", "package", "call"), "-p", "--package")
+	case "npm":
+		if len(args) > 0 && (args[0] == "exec" || args[0] == "x") {
+			return fetchedOperand(args[1:], S("pcw", "package", "call", "workspace"), "-p", "--package")
+		}
+	case "pnpm", "yarn":
+		if len(args) > 0 && args[0] == "dlx" {
+			return fetchedOperand(args[1:], S("pc", "package"), "-p", "--package")
+		}
+	case "bun":
+		if len(args) > 0 && args[0] == "x" {
+			return fetchedOperand(args[1:], S("p", "package"), "-p", "--package")
+		}
+	case "uvx", "uv", "pipx":
+		a := args
+		switch {
+		case name == "uvx":
+		case len(a) > 1 && a[0] == "tool" && a[1] == "run":
+			a = a[2:]
+		case len(a) > 0 && a[0] == "run" && name == "pipx":
+			a = a[1:]
+		default:
+			return "", false
+		}
+		return fetchedOperand(a, S("pw", "from", "spec", "with", "python", "index", "index-url"), "--from", "--spec", "--with")
+	case "deno":
+		a := args
+		if len(a) > 0 && (a[0] == "run" || a[0] == "install" || a[0] == "compile") {
+			a = a[1:]
+		}
+		o := Parse(a, S("r", "config", "import-map", "location", "seed", "v8-flags", "cert", "name", "root", "output", "lock"))
+		if len(o.Pos) > 0 && isURL(o.Pos[0]) {
+			return o.Pos[0], true
+		}
+	case "go":
+		if len(args) > 0 && args[0] == "run" {
+			o := Parse(args[1:], S("CpOo", "exec", "tags", "mod", "modfile", "overlay", "ldflags", "gcflags", "toolexec", "pkgdir"))
+			if len(o.Pos) > 0 {
+				m, ver, ok := strings.Cut(o.Pos[0], "@")
+				first, _, _ := strings.Cut(m, "/")
+				if ok && ver != "" && strings.Contains(first, ".") && !strings.HasPrefix(m, ".") && !strings.HasPrefix(m, "/") {
+					return o.Pos[0], true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+func isURL(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+// fetchedOperand: the package option's values and the first operand, the
+// first of them that names a URL or repository.
+func fetchedOperand(args []string, sp Spec, pkgOpts ...string) (string, bool) {
+	for _, v := range listOptValues(args, pkgOpts...) {
+		if remoteSource(v) {
+			return v, true
+		}
+	}
+	if o := Parse(args, sp); len(o.Pos) > 0 && remoteSource(o.Pos[0]) {
+		return o.Pos[0], true
+	}
+	return "", false
+}
+
+// EnvLoads returns the files and library directories an environment
+// variable makes programs load code from: LD_PRELOAD and LD_AUDIT
+// (libraries every dynamically linked program loads first),
+// LD_LIBRARY_PATH, PYTHONSTARTUP (run by an interactive python),
+// PYTHONPATH, PERL5OPT's -I and PERL5LIB/PERLLIB (with -M, perl loads a
+// module from there), RUBYOPT's -r FILE and -I, RUBYLIB, NODE_OPTIONS'
+// --require/--import/--loader, NODE_PATH.
+func EnvLoads(name, value string) []string {
+	v := strings.Trim(value, "'\"")
+	switch name {
+	case "LD_PRELOAD", "LD_AUDIT":
+		return strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ' ' })
+	case "LD_LIBRARY_PATH", "PYTHONPATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "NODE_PATH":
+		return strings.FieldsFunc(v, func(r rune) bool { return r == ':' })
+	case "PYTHONSTARTUP":
+		if v != "" {
+			return []string{v}
+		}
+	case "PERL5OPT", "RUBYOPT", "NODE_OPTIONS":
+		var out []string
+		f := strings.Fields(v)
+		for i, x := range f {
+			for _, o := range []string{"-I", "-r", "--require", "--import", "--loader", "--experimental-loader"} {
+				if o == "-r" && name == "PERL5OPT" {
+					continue
+				}
+				switch {
+				case x == o && i+1 < len(f):
+					out = append(out, f[i+1])
+				case strings.HasPrefix(o, "--") && strings.HasPrefix(x, o+"="):
+					out = append(out, x[len(o)+1:])
+				case len(o) == 2 && len(x) > 2 && strings.HasPrefix(x, o):
+					out = append(out, x[2:])
+				}
+			}
+		}
+		var paths []string
+		for _, p := range out {
+			if strings.Contains(p, "/") || strings.HasPrefix(p, "~") {
+				paths = append(paths, p) // -rjson loads a library by name
+			}
+		}
+		return paths
+	}
+	return nil
+}
