@@ -22,8 +22,8 @@ import (
 // ENV-CODE-PRELOAD: a variable that makes programs load code
 // (programs.EnvLoads: LD_PRELOAD, PYTHONSTARTUP, PERL5OPT -I, PERL5LIB,
 // RUBYOPT -r, NODE_OPTIONS --require, ...) pointed at a temporary
-// directory or at home outside the project: code anyone could have put
-// there runs inside every program the command starts.
+// directory: code anyone could have put there runs inside every program
+// the command starts.
 
 // Rules of this file.
 const (
@@ -53,13 +53,13 @@ var _ = rules(
 		Pass: []string{"npx prettier --check .", "npx -y create-vite@latest app", "uvx ruff check .", "deno run --allow-read main.ts", "go run ./cmd/server",
 			"go run main.go", "go run .", "pipx run black ."}},
 	Rule{ID: RuleEnvCodePreload, Class: ClassRemoteCode, Severity: SevHigh, Decision: Ask,
-		Reason:      "a code-loading variable (LD_PRELOAD, PYTHONSTARTUP, PERL5LIB, RUBYOPT -r, NODE_OPTIONS --require, ...) loads code from a temporary directory or from home outside the project",
+		Reason:      "a code-loading variable (LD_PRELOAD, PYTHONSTARTUP, PERL5LIB, RUBYOPT -r, NODE_OPTIONS --require, ...) loads code from a temporary directory, where anyone can write",
 		Alternative: "load the library or module from the project or the system, or run the program without it",
-		Matches:     "an assignment in effect of `LD_PRELOAD`, `LD_AUDIT`, `LD_LIBRARY_PATH`, `PYTHONSTARTUP`, `PYTHONPATH`, `PERL5LIB`/`PERLLIB`, `PERL5OPT -I`, `RUBYOPT -r/-I`, `RUBYLIB`, `NODE_OPTIONS --require/--import/--loader`, `NODE_PATH` naming a path under /tmp, /var/tmp, /dev/shm or home outside the project",
+		Matches:     "an assignment in effect of `LD_PRELOAD`, `LD_AUDIT`, `LD_LIBRARY_PATH`, `PYTHONSTARTUP`, `PYTHONPATH`, `PERL5LIB`/`PERLLIB`, `PERL5OPT -I`, `RUBYOPT -r/-I`, `RUBYLIB`, `NODE_OPTIONS --require/--import/--loader`, `NODE_PATH` naming a path under /tmp, /var/tmp, /dev/shm (the project, the system and home pass)",
 		Fire: []string{"LD_PRELOAD=/tmp/hook.so ls", "LD_AUDIT=/dev/shm/a.so id", "PYTHONSTARTUP=/tmp/s.py python3 -i", "PERL5LIB=/var/tmp/lib PERL5OPT=-Mx perl -v",
-			"RUBYOPT=-r/tmp/x.rb ruby -v", "NODE_OPTIONS='--require /tmp/h.js' npm test", "LD_PRELOAD=~/.cache/x.so make"},
+			"RUBYOPT=-r/tmp/x.rb ruby -v", "NODE_OPTIONS='--require /tmp/h.js' npm test", "LD_PRELOAD=/var/tmp/x.so make"},
 		Pass: []string{"LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ./server", "LD_LIBRARY_PATH=./build ./app", "PERL5OPT=-w perl x.pl",
-			"RUBYOPT=-W0 ruby x.rb", "NODE_OPTIONS=--max-old-space-size=4096 npm run build", "RUBYOPT=-rjson ruby x.rb", "PYTHONPATH=src python3 -m pytest"}},
+			"RUBYOPT=-W0 ruby x.rb", "NODE_OPTIONS=--max-old-space-size=4096 npm run build", "RUBYOPT=-rjson ruby x.rb", "PYTHONPATH=src python3 -m pytest", "PYTHONSTARTUP=~/.config/python/startup.py python3"}},
 )
 
 var _ = onExec(func(j *judge, x execution) {
@@ -83,8 +83,8 @@ var _ = onExec(func(j *judge, x execution) {
 })
 
 // writableLoad: a path code is loaded from that is a temporary directory's
-// or home's outside the project (anyone, or any earlier program, could
-// have written it); the project's own and the system's pass.
+// (anyone could have written it). The project's own, the system's and the
+// user's own configuration in home (PYTHONSTARTUP=~/.pythonrc) pass.
 func (j *judge) writableLoad(p, dir string) bool {
 	if strings.HasPrefix(p, "~") && j.home != "" {
 		p = j.home + strings.TrimPrefix(p, "~")
@@ -93,13 +93,13 @@ func (j *judge) writableLoad(p, dir string) bool {
 	if !ok {
 		return false
 	}
-	if j.project != "" && under(r, j.project) {
-		return false
+	if j.project != "" && under(r, j.project) || j.home != "" && under(r, j.home) {
+		return false // before temp dirs: a home under /tmp (tests, CI) is a home
 	}
 	for _, t := range tempRoots {
 		if under(r, t) {
 			return true
 		}
 	}
-	return j.home != "" && under(r, j.home)
+	return false
 }
