@@ -320,7 +320,8 @@ var casesCoreWalker = []tcase{
 var casesWords = []tcase{
 	{src: `rm 'a b' "c d" e\ f`, want: []want{{argv: "rm a b c d e f", name: "rm", static: "SSSS"}}},
 	{src: `rm $'a\tb' $'\x41\u00e9'`, want: []want{{argv: "rm a\tb Aé", name: "rm", static: "SSS"}}},
-	{src: `rm ~/x ~ "$HOME/y" ${HOME}/z ~other/q`, want: []want{{argv: "rm /home/u/x /home/u /home/u/y /home/u/z ~other/q", name: "rm", static: "SSSSSD"}}},
+	{src: `rm ~/x ~ "$HOME/y" ${HOME}/z ~other/q`, want: []want{{argv: "rm /home/u/x /home/u /home/u/y /home/u/z /home/other/q", name: "rm", static: "SSSSSD"}}},
+	{src: `rm -rf ~root ~ops-1/x ~- ~9x`, want: []want{{argv: "rm -rf /root /home/ops-1/x ~- ~9x", name: "rm", static: "SSDDDD"}}}, // ~user: a home root, dynamic
 	{src: `rm $PWD/a`, want: []want{{argv: "rm /work/repo/a", name: "rm", static: "SS"}}},
 	{src: `rm *.go "*.go" a?c [ab] {x,y}`, want: []want{{argv: "rm *.go *.go a?c [ab] x y", name: "rm", static: "SDSDDSS"}}},
 	// brace expansion comes first; an empty alternative is no word

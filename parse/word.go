@@ -324,11 +324,38 @@ func (w *walker) tilde(sc *scope, v string, wb *wordBuf) string {
 	case "+":
 		dir = sc.dir
 	}
+	if dir == "" && userName(name) {
+		// ~user is that user's home: where it is comes from the passwd
+		// database, which is not read; the word stays dynamic with the
+		// home root it names (/root, /home/USER) as its value, so rules
+		// judge it as a home directory, not as a file named ~user here.
+		wb.static = false
+		if name == "root" {
+			return "/root" + rest
+		}
+		return "/home/" + name + rest
+	}
 	if dir == "" {
 		wb.static = false
 		return v
 	}
 	return dir + rest
+}
+
+// userName reports a login name as useradd accepts it.
+func userName(s string) bool {
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-' || c == '.' || c >= 'A' && c <= 'Z'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // unescapeUnquoted removes backslashes from unquoted text and reports
