@@ -2,6 +2,7 @@ package programs
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -327,4 +328,46 @@ func EnvLoads(name, value string) []string {
 		return paths
 	}
 	return nil
+}
+
+// awkNetShell: a gawk program that opens a network special file
+// (/inet/tcp/..., /inet4/, /inet6/) and runs commands: system(), or a
+// command pipe (CMD | getline, CMD |& getline, print | CMD) whose command
+// is not the socket itself. Commands read from the connection run here:
+// a reverse or bind shell. A client that only talks to the socket passes.
+func awkNetShell(args []string) bool {
+	prog, _ := awkProgram(args)
+	if !strings.Contains(prog, "/inet/") && !strings.Contains(prog, "/inet4/") && !strings.Contains(prog, "/inet6/") {
+		return false
+	}
+	if strings.Contains(prog, "system(") || strings.Contains(prog, "system (") {
+		return true
+	}
+	sockets := map[string]bool{}
+	for _, m := range awkAssignRe.FindAllStringSubmatch(prog, -1) {
+		sockets[m[1]] = true
+	}
+	for _, m := range awkPipeRe.FindAllStringSubmatch(prog, -1) {
+		if !sockets[m[1]] {
+			return true // c |& getline, c | getline: c runs as a command
+		}
+	}
+	for _, m := range awkPrintPipeRe.FindAllStringSubmatch(prog, -1) {
+		if !sockets[m[1]] {
+			return true // print ... | c
+		}
+	}
+	return false
+}
+
+var (
+	awkAssignRe    = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*=\s*"/inet[46]?/`)
+	awkPipeRe      = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*\|&?\s*getline`)
+	awkPrintPipeRe = regexp.MustCompile(`print[f]?\b[^;}|]*\|&?\s*([A-Za-z_][A-Za-z0-9_]*)`)
+)
+
+func init() {
+	if p := Lookup("awk"); p.Attaches == nil {
+		p.Attaches = awkNetShell
+	}
 }
