@@ -86,6 +86,7 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		if p := programs.Lookup(name); p != nil && p.CodeIn != nil && !c.help {
 			w.codeIn(c, name, p) // ssh -o ProxyCommand=CMD, tar --checkpoint-action=exec=CMD (launch.go)
 		}
+		w.tclStdin(c, name) // tclsh <<< 'exec rm -rf /x' (launch.go)
 		if fs := programs.ToolFiles(name, words(c.argv[1:])); len(fs) > 0 && !c.help && allStatic(c.argv[1:]) {
 			w.toolFiles(c, fs) // pytest's conftest.py, python -m MOD (files.go)
 		}

@@ -61,3 +61,22 @@ func (w *walker) codeIn(c *cmd, name string, p *programs.Program) {
 		w.reparse(&inner, k.Text, Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: k.Via}, nil, false)
 	}
 }
+
+// tclStdin re-parses the spawn/exec/system commands of a Tcl script a
+// Tcl interpreter with no script operand reads on stdin (a heredoc, a
+// here-string), as children of c: Tcl's grammar is not read, its commands
+// that start programs are (programs.TclCommands).
+func (w *walker) tclStdin(c *cmd, name string) {
+	p := programs.Lookup(name)
+	if p == nil || p.Lang != "tcl" || c.help || len(c.argv) != 1 || c.stdin == nil || !c.stdin.static || c.stdin.file {
+		return
+	}
+	src := programs.TclCommands(c.stdin.text)
+	if src == "" {
+		return
+	}
+	inner := *c
+	inner.wrappers = append(slices.Clip(c.wrappers), c.argv[0].Value)
+	inner.stdin, inner.runs = nil, nil
+	w.reparse(&inner, src, Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: name + " stdin"}, nil, false)
+}

@@ -56,7 +56,7 @@ func expectCode(a []string) []Code {
 	var out []Code
 	for i, x := range a {
 		if x == "-c" && i+1 < len(a) {
-			if t := tclCommands(a[i+1]); t != "" {
+			if t := TclCommands(a[i+1]); t != "" {
 				out = append(out, Code{Arg: i + 1, Text: t, Via: "expect -c"})
 			}
 		}
@@ -64,17 +64,19 @@ func expectCode(a []string) []Code {
 	return out
 }
 
-// tclCommands is the shell text of a Tcl script's spawn/exec/system
+// TclCommands is the shell text of a Tcl script's spawn/exec/system
 // commands, one a line (Tcl's braces read as single quotes). Commands
-// are split at ; and newlines, which is Tcl's own rule outside braces.
-func tclCommands(script string) string {
+// are split at ; and newlines, Tcl's own rule outside braces, and at the
+// brackets of a command substitution.
+func TclCommands(script string) string {
 	var lines []string
-	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
+	// [cmd] is a command of its own (puts [exec ls]): split there too
+	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '[' || r == ']' }) {
 		f := strings.Fields(c)
 		if len(f) < 2 {
 			continue
 		}
-		switch strings.TrimLeft(f[0], "[{") {
+		switch strings.TrimLeft(f[0], "{") {
 		case "spawn", "exec", "system", "open":
 			rest := f[1:]
 			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") && rest[0] != "--" {
@@ -89,7 +91,6 @@ func tclCommands(script string) string {
 				}
 			}
 			t := strings.Join(rest, " ")
-			t = strings.TrimRight(t, "]}")
 			t = strings.NewReplacer("{", "'", "}", "'", "\"|", "\"", "|", "|").Replace(t)
 			t = strings.TrimPrefix(strings.TrimPrefix(t, "\""), "|")
 			lines = append(lines, strings.Trim(t, "\""))
