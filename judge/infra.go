@@ -39,7 +39,7 @@ var _ = rules(
 	Rule{ID: RuleDataSqlDestructive, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny, Catastrophic: false,
 		Reason:      "DROP, TRUNCATE or an unbounded DELETE/UPDATE sent to a database",
 		Alternative: "back up first; add a WHERE clause; let the operator run it",
-		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs, a file written earlier in the command or the session and fed to a client (`psql -f F`, `mysql < F`, `sqlite3 DB '.read F'`, `redis-cli < F`) or to a raw sender (`nc HOST PORT < F`, `printf 'FLUSHALL\r\n' | nc`); `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`; not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`)",
+		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` or with one that bounds nothing (`WHERE 1=1`, `WHERE true`) in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs, a file written earlier in the command or the session, or already on disk (read bounded: a FIFO, a device or a file over the script cap adds nothing), and fed to a client (`psql -f F`, `mysql < F`, `sqlite3 DB '.read F'`, `redis-cli < F`) or to a raw sender (`nc HOST PORT < F`, `printf 'FLUSHALL\r\n' | nc`); `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`; not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`)",
 		Fire:        []string{"psql -c 'DROP TABLE users'", "dropdb production", "psql -c 'TRUNCATE TABLE users' prod_db"},
 		Pass:        []string{"psql -c 'SELECT count(*) FROM users'", "psql -c 'DELETE FROM users WHERE id = 3'", "psql -c 'TRUNCATE TABLE test_fixtures' test_db"}},
 	Rule{ID: RuleDataDbReset, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
@@ -75,11 +75,13 @@ func (j *judge) destroys(p *programs.Program, args []string, detail string) {
 }
 
 var (
-	sqlDrop     = lazyRegexp(`(?i)(\b(drop\s+(table|database|schema|view|index|user|role|owned|collection|keyspace|materialized)|truncate(\s+table)?\s+[\w."` + "`" + `\[]|dropdatabase\s*\(|flushall|flushdb)|\.drop\s*\(\s*\))`)
-	sqlDelete   = lazyRegexp(`(?i)\bdelete\s+from\b`)
-	sqlUpdate   = lazyRegexp(`(?i)\bupdate\s+[\w."` + "`" + `\[\]]+\s+set\b`)
-	sqlWhere    = lazyRegexp(`(?i)\bwhere\b`)
-	mongoDelAll = lazyRegexp(`(?i)\b(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)`)
+	sqlDrop   = lazyRegexp(`(?i)(\b(drop\s+(table|database|schema|view|index|user|role|owned|collection|keyspace|materialized)|truncate(\s+table)?\s+[\w."` + "`" + `\[]|dropdatabase\s*\(|flushall|flushdb)|\.drop\s*\(\s*\))`)
+	sqlDelete = lazyRegexp(`(?i)\bdelete\s+from\b`)
+	sqlUpdate = lazyRegexp(`(?i)\bupdate\s+[\w."` + "`" + `\[\]]+\s+set\b`)
+	sqlWhere  = lazyRegexp(`(?i)\bwhere\b`)
+	// WHERE 1=1, WHERE true, WHERE 'a'='a' bound nothing: a mass delete
+	sqlWhereTrue = lazyRegexp(`(?i)\bwhere\s+\(?\s*(1\s*=\s*1|true|1|'(\w*)'\s*=\s*'(\w*)')\s*\)?\s*(;|$|\b(limit|returning|order|or)\b)`)
+	mongoDelAll  = lazyRegexp(`(?i)\b(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)`)
 )
 
 // destructiveSQL reports DROP/TRUNCATE and DELETE/UPDATE without WHERE.
@@ -88,7 +90,7 @@ func destructiveSQL(s string) bool {
 		return true
 	}
 	for _, stmt := range strings.Split(s, ";") {
-		if (sqlDelete().MatchString(stmt) || sqlUpdate().MatchString(stmt)) && !sqlWhere().MatchString(stmt) {
+		if (sqlDelete().MatchString(stmt) || sqlUpdate().MatchString(stmt)) && (!sqlWhere().MatchString(stmt) || sqlWhereTrue().MatchString(stmt)) {
 			return true
 		}
 	}
@@ -159,7 +161,7 @@ func (j *judge) storeInputs(e *parse.Exec, inputs func([]string) []string, args 
 // storeFiles adds DATA-SQL-DESTRUCTIVE, at the decision the fact keeps,
 // for each file the session wrote with destructive data-store input.
 func (j *judge) storeFiles(e *parse.Exec, files []string, detail string) bool {
-	if j.env.Memory == nil || j.sessionState().depth > 0 || j.cfg.disabled(RuleDataSqlDestructive) {
+	if j.sessionState().depth > 0 || j.cfg.disabled(RuleDataSqlDestructive) {
 		return false
 	}
 	hit := false
@@ -169,9 +171,18 @@ func (j *judge) storeFiles(e *parse.Exec, files []string, detail string) bool {
 			continue
 		}
 		p = path.Clean(p)
-		wf, ok := j.env.Memory.Written(p)
+		var wf WrittenFact
+		if j.env.Memory != nil {
+			wf, ok = j.env.Memory.Written(p)
+		} else {
+			ok = false
+		}
 		if !ok {
-			j.unavailable(p)
+			if j.diskSQL(p, detail) { // a file already on disk (remote2.go)
+				hit = true
+			} else if j.env.Memory != nil {
+				j.unavailable(p)
+			}
 			continue
 		}
 		if wf.Input == Allow {

@@ -40,3 +40,20 @@ func (j *judge) remoteChange(name string, args []string, detail string) {
 		j.add(RuleRemoteStateChange, detail+" ("+class+": "+action+")")
 	}
 }
+
+// diskSQL judges a data store's input file that is already on disk (psql
+// -f F, psql < F, mysql < F, sqlite3 DB < F) the way inline SQL is judged.
+// readScript is bounded and refuses FIFOs and devices without blocking; a
+// file it cannot read adds nothing here (the client's own call is judged).
+func (j *judge) diskSQL(p, detail string) bool {
+	if j.env.NoFiles || p == "/dev/null" {
+		return false
+	}
+	text, err := readScript(p)
+	if err != nil || !destructiveSQL(text) {
+		return false
+	}
+	j.used("disk: " + p + " holds destructive SQL")
+	j.add(RuleDataSqlDestructive, detail+" (input "+p+", on disk)")
+	return true
+}
