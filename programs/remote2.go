@@ -20,6 +20,7 @@ const (
 	ChangeExpireMove = "expire-move"   // data leaves its store on a timer or by a move (lifecycle expiry, s3 mv, sync --delete)
 	ChangeScaleZero  = "scale-to-zero" // a service stops serving (replicas 0, desired capacity 0, backups 0)
 	ChangeAtScale    = "at-scale"      // every object of a cluster changed at once (--all, -A, --prune, replace --force)
+	ChangeFleet      = "fleet-shell"   // a command run on every host of an inventory (ansible -m shell, salt cmd.run)
 	ChangeUnreviewed = "unreviewed"    // infrastructure changed with no plan shown (apply PLANFILE)
 )
 
@@ -46,6 +47,8 @@ func RemoteChange(name string, args []string) (class, action string) {
 		return dockerRemoteChange(args)
 	case "etcdctl", "consul", "vault":
 		return kvChange(name, args)
+	case "ansible", "salt", "salt-ssh":
+		return fleetChange(name, args)
 	}
 	return ChangeNone, ""
 }
@@ -400,6 +403,31 @@ func kvChange(name string, args []string) (string, string) {
 			return ChangeAuditOff, "vault audit disable"
 		}
 		return ChangeDestroy, "vault " + strings.Join(p[:min(3, len(p))], " ")
+	}
+	return ChangeNone, ""
+}
+
+// fleetChange: a shell command sent to every host of an inventory (ansible
+// -m shell/command/raw/script, or -a with the default command module; salt
+// cmd.run/cmd.script). Code run on a fleet asks whatever it is: this
+// judge cannot see those hosts. Facts and pings pass.
+func fleetChange(name string, args []string) (string, string) {
+	if name == "ansible" {
+		mod, _ := optValue(args, "-m", "--module-name")
+		_, code := optValue(args, "-a", "--args")
+		switch {
+		case mod == "shell" || mod == "command" || mod == "raw" || mod == "script" ||
+			strings.HasSuffix(mod, ".shell") || strings.HasSuffix(mod, ".command") || strings.HasSuffix(mod, ".raw"):
+			return ChangeFleet, "ansible -m " + mod
+		case mod == "" && code:
+			return ChangeFleet, "ansible -a (the command module)"
+		}
+		return ChangeNone, ""
+	}
+	for _, a := range Operands(args) {
+		if a == "cmd.run" || a == "cmd.script" || a == "cmd.shell" || a == "cmd.exec_code" {
+			return ChangeFleet, name + " " + a
+		}
 	}
 	return ChangeNone, ""
 }
