@@ -70,15 +70,9 @@ var _ = onExec(func(j *judge, x execution) {
 		}
 	}
 	switch p.Name {
-	case "kill":
-		if killsInit(x.args) {
+	case "kill", "pkill": // killall: init by pid 1, by name, or by the pids a finder prints for it
+		if !signalHarmless(x.args) && (p.Name == "kill" && contains(programs.KillTargets("kill", x.args), "1") || signalsNamed(x, namesInit)) {
 			j.add(RuleSysKillAll, x.detail)
-		}
-	case "pkill": // killall
-		for _, t := range programs.KillTargets(e.Name, x.args) {
-			if t == "init" || t == "systemd" || t == "launchd" {
-				j.add(RuleSysKillAll, x.detail)
-			}
 		}
 	}
 })
@@ -100,23 +94,25 @@ func (j *judge) mountHides(d string) bool {
 	return j.homeFolder(d)
 }
 
-// killsInit reports kill aimed at process 1 (init, or a container's
-// first process) with a signal that is not 0 (kill -0 1 only checks).
-func killsInit(args []string) bool {
-	if containsAny(args, "-0", "-s0", "-n0") || hasPair(args, "-s", "0") || hasPair(args, "-n", "0") || hasPair(args, "--signal", "0") {
-		return false
+// signalHarmless reports a killer told signal 0, which only checks that
+// the process exists (kill -0 1), or HUP, which makes init reload its
+// configuration (kill -HUP 1, kill -1 1).
+func signalHarmless(args []string) bool {
+	sig := ""
+	switch {
+	case len(args) > 1 && (args[0] == "-s" || args[0] == "-n" || args[0] == "--signal"):
+		sig = args[1]
+	case len(args) > 0 && strings.HasPrefix(args[0], "--signal="):
+		sig = strings.TrimPrefix(args[0], "--signal=")
+	case len(args) > 0 && strings.HasPrefix(args[0], "-"):
+		sig = args[0][1:] // -9, -HUP, -SIGKILL (kill's signal comes first)
 	}
-	return contains(programs.KillTargets("kill", args), "1")
+	sig = strings.TrimPrefix(strings.ToUpper(sig), "SIG")
+	return sig == "0" || sig == "HUP" || sig == "1"
 }
 
-func hasPair(args []string, a, b string) bool {
-	for k := 0; k+1 < len(args); k++ {
-		if args[k] == a && args[k+1] == b {
-			return true
-		}
-	}
-	return false
-}
+// namesInit: process 1's names (init, systemd, launchd).
+func namesInit(name string) bool { return name == "init" || name == "systemd" || name == "launchd" }
 
 // kernelTrigger judges a write to the kernel's control files: the sysrq
 // trigger crashes, reboots or powers off the machine at once (echo b >

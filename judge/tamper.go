@@ -53,11 +53,15 @@ var _ = onExec(func(j *judge, x execution) {
 // by name, or by the pids a finder printed for such a name, through a
 // substitution (kill -STOP $(pgrep -f sentinel-hook)) or xargs (pgrep -f
 // claude | xargs kill -9).
-func (j *judge) signalsGuard(x execution) bool {
+func (j *judge) signalsGuard(x execution) bool { return signalsNamed(x, namesGuardOrAgent) }
+
+// signalsNamed reports a killer aimed at a process whose name matches: by
+// name (pkill, killall), or by the pids a finder printed for such a name.
+func signalsNamed(x execution, match func(string) bool) bool {
 	e := x.e
 	if programs.Lookup(e.Name).Name == "pkill" {
 		for _, t := range programs.KillTargets(e.Name, x.args) {
-			if namesGuardOrAgent(t) {
+			if match(t) {
 				return true
 			}
 		}
@@ -79,7 +83,7 @@ func (j *judge) signalsGuard(x execution) bool {
 			continue
 		}
 		for _, t := range programs.PidFinder(f.Name, wordValues(f.Argv[1:])) {
-			if namesGuardOrAgent(t) {
+			if match(t) {
 				return true
 			}
 		}

@@ -45,6 +45,11 @@ var _ = register(
 		return false
 	}},
 	&Program{Name: "mdadm", Kind: Storage, Destroys: func(a []string) bool { return has(a, "--zero-superblock") }},
+	// partition editors read their commands from stdin (printf 'o\nw\n' |
+	// fdisk /dev/sdb); only listing them changes nothing
+	&Program{Name: "fdisk", Names: []string{"gdisk", "cfdisk"}, Kind: Storage, Destroys: func(a []string) bool {
+		return len(Operands(a)) > 0 && !has(a, "-l", "--list", "-h", "--help", "-V", "--version", "-s", "--getsz", "-x", "--list-details")
+	}},
 	// makers of file systems and low-level formatters outside the mkfs.*
 	// family (which disk.go knows by its prefix): they destroy what the
 	// device held
