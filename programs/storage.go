@@ -35,12 +35,14 @@ var _ = register(
 	// cryptsetup luksErase/erase wipes every key slot (the data is
 	// unreadable for good), luksFormat and luksKillSlot likewise
 	&Program{Name: "cryptsetup", Kind: Storage, Destroys: func(a []string) bool {
-		for _, v := range Operands(a) {
-			switch strings.ToLower(v) {
-			case "erase", "lukserase", "luksformat", "lukskillslot", "luksremovekey":
-				return true
-			}
+		// the first operand is the action
+		p := Operands(a)
+		if len(p) == 0 {
 			return false
+		}
+		switch strings.ToLower(p[0]) {
+		case "erase", "lukserase", "luksformat", "lukskillslot", "luksremovekey":
+			return true
 		}
 		return false
 	}},
