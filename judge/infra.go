@@ -100,7 +100,7 @@ func destructiveSQL(s string) bool {
 // sql scans the SQL a database client would run: its -c/-e/--command
 // strings, operands, and text piped in by echo/printf/cat heredocs.
 func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
-	if testDatabase(args) {
+	if programs.TestDatabase(args, destructiveSQL) {
 		return // psql -c 'TRUNCATE TABLE fixtures' test_db: a test database is rebuilt by its suite
 	}
 	for _, a := range args {
@@ -205,46 +205,6 @@ func (j *judge) storeInputVerdict(text string) Verdict {
 	}
 	r, _ := ruleByID(RuleDataSqlDestructive)
 	return r.Decision
-}
-
-var testDBName = lazyRegexp(`(?i)(^|[/_.-])(test|tests|testing)([_.-]|$)`)
-
-// testDatabase reports a client whose every database named (operands,
-// -d/--dbname, -D/--database, a DSN's path) is a test database: test_db,
-// app_test, postgres://localhost/app_test, test.sqlite3. The SQL text,
-// the user, host and port are not names of the database.
-func testDatabase(args []string) bool {
-	n := 0
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-c" || a == "-e" || a == "--command" || a == "--execute" || a == "-f" || a == "--file" ||
-			a == "-U" || a == "-u" || a == "--username" || a == "--user" || a == "-h" || a == "--host" ||
-			a == "-p" || a == "--port" || a == "-v" || a == "--set" || a == "-P" || a == "--pset":
-			i++
-			continue
-		case a == "-d" || a == "--dbname" || a == "-D" || a == "--database":
-			if i+1 >= len(args) {
-				return false
-			}
-			i++
-			a = args[i]
-		case strings.HasPrefix(a, "--dbname=") || strings.HasPrefix(a, "--database="):
-			_, a, _ = strings.Cut(a, "=")
-		case strings.HasPrefix(a, "-"):
-			continue
-		case strings.ContainsAny(a, " \t\n;") || destructiveSQL(a):
-			continue // the SQL itself
-		}
-		if k := strings.LastIndexByte(a, '/'); k >= 0 {
-			a = a[k+1:] // postgres://host/app_test
-		}
-		if a, _, _ = strings.Cut(a, "?"); !testDBName().MatchString(a) {
-			return false
-		}
-		n++
-	}
-	return n > 0
 }
 
 // ormResets are token sets that reset or drop a database through a

@@ -1,6 +1,9 @@
 package programs
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Database clients run the SQL they are given (-c, -e, operands, stdin).
 // Those with Destroys take commands, not SQL (redis-cli FLUSHALL) or are
@@ -62,4 +65,45 @@ func hasFold(args []string, want string) bool {
 		}
 	}
 	return false
+}
+
+var testDBName = regexp.MustCompile(`(?i)(^|[/_.-])(test|tests|testing)([_.-]|$)`)
+
+// TestDatabase reports a client whose every database named (operands,
+// -d/--dbname, -D/--database, a DSN's path) is a test database: test_db,
+// app_test, postgres://localhost/app_test, test.sqlite3. The SQL text,
+// the user, host and port are not names of the database. isSQL tells
+// the SQL text among the operands (the judge's reading of SQL).
+func TestDatabase(args []string, isSQL func(string) bool) bool {
+	n := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-c" || a == "-e" || a == "--command" || a == "--execute" || a == "-f" || a == "--file" ||
+			a == "-U" || a == "-u" || a == "--username" || a == "--user" || a == "-h" || a == "--host" ||
+			a == "-p" || a == "--port" || a == "-v" || a == "--set" || a == "-P" || a == "--pset":
+			i++
+			continue
+		case a == "-d" || a == "--dbname" || a == "-D" || a == "--database":
+			if i+1 >= len(args) {
+				return false
+			}
+			i++
+			a = args[i]
+		case strings.HasPrefix(a, "--dbname=") || strings.HasPrefix(a, "--database="):
+			_, a, _ = strings.Cut(a, "=")
+		case strings.HasPrefix(a, "-"):
+			continue
+		case strings.ContainsAny(a, " \t\n;") || isSQL(a):
+			continue // the SQL itself
+		}
+		if k := strings.LastIndexByte(a, '/'); k >= 0 {
+			a = a[k+1:] // postgres://host/app_test
+		}
+		if a, _, _ = strings.Cut(a, "?"); !testDBName.MatchString(a) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
