@@ -226,6 +226,8 @@ func (j *judge) persistencePath(p string) bool {
 		return true // core.fsmonitor, core.pager, alias.x=!cmd: code at the next git command
 	case base == ".mcp.json" || base == ".envrc":
 		return true
+	case projectAutoRun(p, base):
+		return true
 	case (strings.Contains(p, "/site-packages/") || strings.Contains(p, "/dist-packages/")) &&
 		(strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py"):
 		return true
@@ -263,6 +265,37 @@ var persistUnderHome = []string{
 	".ipython/profile_", ".config/ipython/", ".jupyter/jupyter_", ".config/nvim/", ".vim/plugin/", ".vim/autoload/",
 	".config/powershell/", ".config/environment.d/", ".config/direnv/", ".config/zsh/",
 	".local/share/nvim/site/plugin/",
+	// sourced drop-in directories and zsh's every-shell file
+	".profile.d/", ".bashrc.d/", ".zshrc.d/", ".zshenv", ".config/bash/",
+	// version managers' shims: every python, ruby or node the user runs
+	".pyenv/shims/", ".rbenv/shims/", ".asdf/shims/", ".nodenv/shims/", ".local/share/mise/shims/",
+	".volta/bin/",
+	// toolchain configuration that names a program to run (runner,
+	// rustc-wrapper, a pip index or build backend, a Maven or Gradle init)
+	".cargo/config", ".config/pip/", ".pip/pip.conf", ".m2/settings.xml", ".gradle/init.d/",
+	".gradle/init.gradle", ".config/yarn/", ".yarnrc",
+	// editors' init files
+	".emacs", ".emacs.el", ".emacs.d/init.el", ".emacs.d/early-init.el", ".config/emacs/", ".vimrc",
+	".gvimrc", ".exrc",
+}
+
+// projectAutoRun reports a file below any directory that runs code
+// without being asked: an environment's executables (every python or jest
+// the project's tools start), an editor's tasks run when the folder opens,
+// a dev container's lifecycle commands, IDE run configurations.
+func projectAutoRun(p, base string) bool {
+	for _, d := range []string{"/.venv/bin/", "/venv/bin/", "/node_modules/.bin/", "/.idea/runConfigurations/"} {
+		if strings.Contains(p, d) {
+			return true
+		}
+	}
+	switch dir := filepath.Base(filepath.Dir(p)); {
+	case dir == ".vscode" && base == "tasks.json":
+		return true
+	case dir == ".devcontainer" && strings.HasSuffix(base, ".json"), base == ".devcontainer.json":
+		return true
+	}
+	return false
 }
 
 // Rules of this file: their text, examples and matching code are one unit.
