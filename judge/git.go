@@ -116,9 +116,11 @@ var _ = rules(
 	Rule{ID: RuleGitNoVerify, Class: ClassOversight, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "--no-verify skips the commit/push hooks (tests, linters, secret scans)",
 		Alternative: "fix what the hook reports, then commit normally",
-		Matches:     "`--no-verify` on commit/push/merge/am/rebase/cherry-pick/revert/pull, `commit -n`, `HUSKY=0 git commit`",
-		Fire:        []string{`SKIP=flake8 git commit -m x`, "git commit --no-verify -m x", "HUSKY=0 git commit -m x"},
-		Pass:        []string{`SKIP= git commit -m x`, "git commit -m x", "git commit -m 'add --no-verify docs'"}},
+		Matches:     "`--no-verify` on commit/push/merge/am/rebase/cherry-pick/revert/pull, `commit -n` (also after `-S`: commit's `-S[KEYID]`/`-u[MODE]` take their value stuck, never the next word), `HUSKY=0 git commit`",
+		Fire: []string{`SKIP=flake8 git commit -m x`, "git commit --no-verify -m x", "HUSKY=0 git commit -m x",
+			"git commit -S --no-verify -m x", "git commit -S -n -m x"},
+		Pass: []string{`SKIP= git commit -m x`, "git commit -m x", "git commit -m 'add --no-verify docs'",
+			"git commit -S -m x", "git commit -SABCD -m x"}},
 )
 
 func isHooksPathKey(k string) bool {

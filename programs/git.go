@@ -163,7 +163,7 @@ var GitSub = map[string]Spec{
 	"push":       S("o", "push-option", "repo", "receive-pack", "exec"),
 	"update-ref": S("m"),
 	"config":     S("f", "file", "blob", "type", "default", "comment", "value"),
-	"commit":     S("mFCcSuX", "message", "file", "author", "date", "cleanup", "template"),
+	"commit":     {Short: "mFCcX", Long: []string{"message", "file", "author", "date", "cleanup", "template"}, Optional: "Su"},
 	"rebase":     S("xsX", "exec", "strategy", "strategy-option", "onto"),
 	"add":        S("", "chmod", "pathspec-from-file"),
 	"clone":      S("obcu", "origin", "branch", "config", "upload-pack", "depth", "template", "reference", "separate-git-dir"),

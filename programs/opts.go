@@ -8,6 +8,10 @@ import "strings"
 type Spec struct {
 	Short string   // short options that take a value ("C", "o")
 	Long  []string // long options that take a value, without "--" ("git-dir")
+	// Optional are short options whose value is optional and only ever
+	// stuck to the letter (git commit -S[KEYID], -u[MODE]): the next word
+	// is never their value, so `-S --no-verify` keeps --no-verify.
+	Optional string
 }
 
 // S builds a Spec.
@@ -57,6 +61,10 @@ func Parse(args []string, s Spec) Opts {
 			for k := 1; k < len(a); k++ {
 				c := a[k]
 				o.Short[c] = true
+				if strings.IndexByte(s.Optional, c) >= 0 {
+					o.Values[string(c)] = a[k+1:]
+					break
+				}
 				if strings.IndexByte(s.Short, c) >= 0 {
 					v := a[k+1:]
 					if v == "" && i+1 < len(args) {
@@ -141,6 +149,10 @@ func Skip(n int, word func(i int) (string, bool), s Spec) (int, map[string]strin
 		}
 		for j := 1; j < len(v); j++ {
 			ch := v[j : j+1]
+			if strings.Contains(s.Optional, ch) {
+				flags[ch] = v[j+1:]
+				break
+			}
 			if strings.Contains(s.Short, ch) {
 				if j+1 < len(v) {
 					flags[ch] = v[j+1:]
