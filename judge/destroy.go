@@ -25,7 +25,7 @@ var _ = rules(
 	Rule{ID: RuleHomeFileDestroy, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "emptying or overwriting a file in the home directory outside the project destroys what it held",
 		Alternative: "work on a copy inside the project; leave the operator's files to the operator",
-		Matches:     "`: > F`, `truncate`, `cp /dev/null F`, `dd if=/dev/zero of=F`, `sed -i d F`, `perl -i -ne '' F`, `ex -sc '%d|x' F`, `mv F /dev/null`, `fallocate -p/-c/-z F` (programs' Zeroes), a Write of nothing, of a file under home outside the project, caches and temp dirs; `curl -o`/`>` onto such a file that exists; `unzip -o` into home",
+		Matches:     "`: > F`, `truncate`, `cp /dev/null F`, `dd if=/dev/zero of=F`, `sed -i d F`, `perl -i -ne '' F`, `s/.*//` in place, `ex -sc '%d|x' F`, `mv F /dev/null`, `fallocate -p/-c/-z F` (programs' Zeroes), a Write of nothing, of a file under home outside the project, caches and temp dirs; `curl -o`/`>`, a Write, Edit or in-place edit onto such a file that exists; `unzip -o` into home",
 		Fire:        []string{": > ~/Documents/thesis.tex", "truncate -s 0 ~/Documents/thesis.tex", "cp /dev/null ~/Documents/thesis.tex", "sed -i d ~/Documents/thesis.tex", "unzip -o /tmp/junk.zip -d ~"},
 		Pass:        []string{": > ./app.log", "truncate -s 0 ./app.log", "cp /dev/null ./app.log", "sed -i 's/foo/bar/' ~/notes/todo.txt", "truncate -s 0 ~/.cache/app/log", "unzip -o assets.zip -d ./static"}},
 )
@@ -64,11 +64,16 @@ var _ = onExec(func(j *judge, x execution) {
 })
 
 // destroysHomeFile reports a write of kind to p that destroys a home file
-// outside the project: emptying it, or truncating one that exists (a glob
-// names only files that exist: for f in ~/Documents/*; do echo > "$f").
+// outside the project: emptying it, or truncating or rewriting one that
+// exists (a glob names only files that exist: for f in ~/Documents/*; do
+// echo > "$f"). A Write over ~/notes.md or perl -pi over an existing file
+// replaces what the operator wrote; a new file destroys nothing.
 func (j *judge) destroysHomeFile(p string, kind writeKind) bool {
-	if kind != kindEmpty && kind != kindTruncate || !j.homeArea(p) {
+	if kind != kindEmpty && kind != kindTruncate && kind != kindEdit || !j.homeArea(p) {
 		return false
+	}
+	if kind == kindEdit {
+		return j.existingFile(p)
 	}
 	return kind == kindEmpty || j.existingFile(p) || globTarget(p)
 }
@@ -127,6 +132,32 @@ func ddKind(args []string) writeKind {
 
 // emptyingEdit reports an in-place edit that leaves nothing: sed's script
 // `d` (every line deleted), perl -n without a print.
+// wholeLineErase reports sed or perl scripts that are all a substitution
+// of a whole line by nothing (s/.*//, s|^.*$||g, s/.+//): the file keeps
+// only its newlines.
+func wholeLineErase(name string, scripts []string) bool {
+	if programs.Canon(name) != "sed" && programs.LangOf(name) != "perl" || len(scripts) == 0 {
+		return false
+	}
+	for _, s := range scripts {
+		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), ";"))
+		if len(s) < 4 || s[0] != 's' {
+			return false
+		}
+		d := string(s[1])
+		parts := strings.Split(s[2:], d)
+		if len(parts) != 3 || parts[1] != "" || strings.Trim(parts[2], "gm") != "" {
+			return false
+		}
+		switch parts[0] {
+		case ".*", "^.*", "^.*$", ".*$", ".+", "^.+$", "^.*\\n", "(.*)":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func emptyingEdit(name string, args []string, script string) bool {
 	var scripts []string
 	if script != "" {
@@ -136,6 +167,9 @@ func emptyingEdit(name string, args []string, script string) bool {
 		if (a == "-e" || a == "--expression") && i+1 < len(args) {
 			scripts = append(scripts, args[i+1])
 		}
+	}
+	if wholeLineErase(name, scripts) {
+		return true // s/.*//: every line replaced by nothing
 	}
 	if programs.LangOf(name) == "perl" {
 		n := false

@@ -33,6 +33,12 @@ func TestOverwriteExistingHomeFile(t *testing.T) {
 		{"Bash", "truncate -s 0 ~/.cache/pip/log", false, Allow},
 		{"Write", `{"file_path":"` + home + `/Documents/thesis.tex","content":""}`, false, Deny},
 		{"Write", `{"file_path":"PROJ/notes.txt","content":""}`, false, Allow},
+		{"Write", `{"file_path":"` + home + `/Documents/thesis.tex","content":"x"}`, false, Deny},
+		{"Write", `{"file_path":"` + home + `/Documents/new.md","content":"x"}`, false, Allow},
+		{"Edit", `{"file_path":"` + home + `/Documents/thesis.tex","old_string":"chapter","new_string":""}`, false, Deny},
+		{"Bash", "perl -pi -e 's/.*//' ~/Documents/thesis.tex", false, Deny},
+		{"Bash", "sed -i 's|^.*$||g' ~/Documents/gone.tex", false, Deny}, // empties whatever it is
+		{"Bash", "perl -pi -e 's/foo/bar/' ./src.txt", false, Allow},
 	}
 	for _, tc := range cases {
 		if d := decideLinked(t, home, tc.tool, tc.input, tc.noFiles); d.Verdict != tc.want {

@@ -183,7 +183,7 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 	case "truncate":
 		k := kindEmpty
 		if s := prog.Parse(args).Value('s', "size"); strings.HasPrefix(s, "+") || strings.HasPrefix(s, ">") {
-			k = kindEdit // grows it
+			k = kindAppend // grows it: nothing it held is lost
 		}
 		j.writesTo(e, prog.Parse(args).Pos, k, detail)
 	case "tee": // sponge
