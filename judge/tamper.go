@@ -20,17 +20,50 @@ const RuleSentinelDisable = "SENTINEL-DISABLE"
 var _ = rules(Rule{ID: RuleSentinelDisable, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 	Reason:      "switching the guard off: killing or stopping the sentinel or the agent whose hooks it is, uninstalling or rebuilding the sentinel, or grading its own flags",
 	Alternative: "the sentinel is the operator's; ask them",
-	Matches:     "`pkill`/`killall` (any signal) of a sentinel or coding-agent process, `kill` of the pids `pgrep`/`pidof` find for one (`$(...)`, `| xargs kill`), `sentinel uninstall`/`install`/`keygen`/`grade`, `go build -o`/`go install` onto a sentinel binary or its directory",
+	Matches:     "`pkill`/`killall` (any signal) of a sentinel or coding-agent process, `kill` of the pids `pgrep`/`pidof` find for one (`$(...)`, `| xargs kill`), `sentinel uninstall`/`install`/`keygen`/`grade`/`register reset|merge`/`protocol keep` and any sentinel subcommand not known to only read (log, verify, doctor, explain, check, replay, rules, ...), `go build -o`/`go install` onto a sentinel binary or its directory",
 	Fire: []string{"pkill -f sentinel", "killall sentinel-hook", "killall -STOP sentinel-hook", "kill -STOP $(pgrep -f sentinel-hook)",
-		"pgrep -f claude | xargs kill -9", "pkill -9 claude", "sentinel uninstall", "sentinel grade 12 false",
+		"pgrep -f claude | xargs kill -9", "pkill -9 claude",
+		"ps aux | awk '/sentinel/{print $2}' | xargs kill -STOP", "ps -ef | grep claude | awk '{print $2}' | xargs kill -9", "sentinel uninstall", "sentinel grade 12 false",
+		"sentinel register reset --accept-loss", "sentinel register merge", "sentinel keys rotate",
 		"go build -o ~/.local/bin/ ./cmd/sentinel-hook", "go install ./cmd/sentinel-hook"},
-	Pass: []string{"pkill -f 'node server.js'", "kill -STOP $(pgrep -f 'node server.js')", "pgrep -f vite | xargs kill -9", "killall -HUP nginx", "sentinel log", "sentinel verify", "sentinel check -- ls",
+	Pass: []string{"pkill -f 'node server.js'", "kill -STOP $(pgrep -f 'node server.js')", "pgrep -f vite | xargs kill -9", "ps aux | awk '/vite/{print $2}' | xargs kill", "killall -HUP nginx", "sentinel log", "sentinel verify", "sentinel check -- ls",
+		"sentinel doctor", "sentinel register status", "sentinel --version", "sentinel explain -- rm -rf /",
 		"go build -o ./bin/app ./cmd/app", "go install ./cmd/mytool", "pgrep -f sentinel"},
 })
 
-// guardCommands are the sentinel subcommands only the operator runs: they
-// change what guards the session or record a verdict on it.
-var guardCommands = map[string]bool{"uninstall": true, "install": true, "keygen": true, "grade": true}
+// guardReaders are the sentinel subcommands that only read or report
+// (with, for a command group, the subcommands that do); every other one
+// (uninstall, install, keygen, grade, register reset|merge,
+// protocol keep, and any the model does not know) changes what guards the
+// session, its keys or its record: only the operator runs it.
+var guardReaders = map[string][]string{
+	"census": nil, "check": nil, "demo": nil, "doctor": nil, "explain": nil, "export": nil,
+	"grades": nil, "log": nil, "outcomes": nil, "replay": nil, "rules": nil, "seal": nil,
+	"verify": nil, "version": nil, "help": nil, "completion": nil,
+	"register": {"status"}, "protocol": {"check"},
+	"gate": nil, // all of it SENTINEL-REACH (selfreach.go)
+}
+
+// guardCommand reports a sentinel invocation that is not a known reader.
+func guardCommand(args []string) bool {
+	o := programs.Operands(args)
+	if len(o) == 0 {
+		return false // help, --version
+	}
+	subs, ok := guardReaders[o[0]]
+	if !ok {
+		return true
+	}
+	if subs == nil || len(o) == 1 {
+		return false
+	}
+	for _, s := range subs {
+		if o[1] == s {
+			return false
+		}
+	}
+	return true
+}
 
 var _ = onExec(func(j *judge, x execution) {
 	p := programs.Lookup(x.e.Name)
@@ -40,7 +73,7 @@ var _ = onExec(func(j *judge, x execution) {
 			j.add(RuleSentinelDisable, x.detail)
 		}
 	case "sentinel":
-		if o := programs.Operands(x.args); len(o) > 0 && guardCommands[o[0]] {
+		if guardCommand(x.args) {
 			j.add(RuleSentinelDisable, x.detail)
 		}
 	case "go":
@@ -82,8 +115,31 @@ func signalsNamed(x execution, match func(string) bool) bool {
 		if !fed && !inWord {
 			continue
 		}
-		for _, t := range programs.PidFinder(f.Name, wordValues(f.Argv[1:])) {
+		targets := programs.PidFinder(f.Name, wordValues(f.Argv[1:]))
+		for _, t := range targets {
 			if match(t) {
+				return true
+			}
+		}
+		if fed && targets == nil && pipelineNames(x, e, match) {
+			return true
+		}
+	}
+	return false
+}
+
+// pipelineNames reports pids computed at run time by text tools (ps aux |
+// awk '/sentinel/{print $2}' | xargs kill -STOP, ps -ef | grep claude |
+// awk '{print $2}' | xargs kill): a word of an earlier stage of the
+// killer's pipeline names a matching process.
+func pipelineNames(x execution, e *parse.Exec, match func(string) bool) bool {
+	for k := range x.all {
+		f := &x.all[k]
+		if f.Pipeline == 0 || f.Pipeline != e.Pipeline || f.Stage >= e.Stage || len(f.Argv) == 0 {
+			continue
+		}
+		for _, w := range wordValues(f.Argv[1:]) {
+			if match(w) {
 				return true
 			}
 		}
