@@ -9,7 +9,7 @@ package programs
 // Versioned names resolve through Lookup: python3.12, pypy3.10, php8.2,
 // perl5.36, ruby3.3, lua5.4, node18 are the programs below.
 var _ = register(
-	&Program{Name: "python", Names: []string{"python2", "python3", "pypy", "pypy3"}, Kind: Interpreter | TaskRunner, Lang: "python",
+	&Program{Name: "python", Names: []string{"python2", "python3", "pypy", "pypy3", "ipython", "ipython3"}, Kind: Interpreter | TaskRunner, Lang: "python",
 		Opts: S("WXQ"), Inline: "c", Module: "m", CheckModules: []string{"py_compile", "compileall"}},
 	&Program{Name: "node", Names: []string{"nodejs"}, Kind: Interpreter, Lang: "js",
 		Opts: S("r", "require", "import", "loader"), Inline: "ep", InlineLong: jsInlineLong, Check: "c", CheckLong: []string{"check"}},

@@ -62,7 +62,7 @@ var _ = register(
 	&Program{Name: "jenv", Kind: EnvSetup},
 	&Program{Name: "goenv", Kind: EnvSetup},
 	&Program{Name: "mise", Names: []string{"rtx"}, Kind: EnvSetup | Runner, Launch: launchAfterSub("exec", 0, S("", "env", "cd"))},
-	&Program{Name: "asdf", Kind: EnvSetup},
+	&Program{Name: "asdf", Kind: EnvSetup | Runner, Launch: launchAfterSub("exec", 0, S(""))},
 	&Program{Name: "thefuck", Kind: EnvSetup},
 	&Program{Name: "register-python-argcomplete", Kind: EnvSetup},
 	&Program{Name: "luarocks", Kind: EnvSetup},

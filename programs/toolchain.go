@@ -44,7 +44,31 @@ var stdlibModules = map[string]bool{"pip": true, "venv": true, "http.server": tr
 func ToolFiles(name string, args []string) []ToolFile {
 	switch Canon(name) {
 	case "pytest", "py.test":
-		return conftests
+		return append(pyOperands(args), conftests...) // pytest test_a.py imports and runs it
+	case "cargo":
+		return cargoFiles(args)
+	case "ruby":
+		return rubyRequires(args)
+	case "perl":
+		return perlModules(args)
+	case "nox":
+		return []ToolFile{{Path: "noxfile.py", Lang: "python"}}
+	case "uv":
+		if len(args) > 1 && args[0] == "run" {
+			if o := Operands(args[1:]); len(o) > 0 && strings.HasSuffix(o[0], ".py") {
+				return []ToolFile{{Path: o[0], Lang: "python"}} // uv run x.py runs it with python
+			}
+		}
+	case "nodemon":
+		if o := Operands(args); len(o) > 0 {
+			return []ToolFile{{Path: o[0], Lang: "js"}}
+		}
+	case "deno":
+		if len(args) > 1 && args[0] == "run" {
+			if o := Operands(args[1:]); len(o) > 0 {
+				return []ToolFile{{Path: o[0], Lang: "js"}}
+			}
+		}
 	case "python":
 		for i, a := range args {
 			if a == "-m" && i+1 < len(args) {
@@ -117,6 +141,96 @@ func ToolFiles(name string, args []string) []ToolFile {
 		}
 	}
 	return nil
+}
+
+// pyOperands are the .py files named on a test runner's line.
+func pyOperands(args []string) []ToolFile {
+	var out []ToolFile
+	for _, a := range Operands(args) {
+		if p, _, _ := strings.Cut(a, "::"); strings.HasSuffix(p, ".py") {
+			out = append(out, ToolFile{Path: p, Lang: "python"})
+		}
+	}
+	return out
+}
+
+// cargoFiles: every build compiles and runs build.rs first; run, test and
+// bench then run the crate's own code.
+func cargoFiles(args []string) []ToolFile {
+	o := Operands(args)
+	if len(o) == 0 {
+		return nil
+	}
+	src := func(p string) ToolFile { return ToolFile{Path: p, Lang: LangSource} }
+	switch o[0] {
+	case "build", "b", "check", "c", "clippy", "doc", "install":
+		return []ToolFile{src("build.rs")}
+	case "run", "r":
+		return []ToolFile{src("build.rs"), src("src/main.rs")}
+	case "test", "t", "bench":
+		return []ToolFile{src("build.rs"), src("src/main.rs"), src("src/lib.rs")}
+	}
+	return nil
+}
+
+// rubyRequires: ruby -r./x (and -r x with -I DIR) loads x.rb before the
+// script; loading a file runs it.
+func rubyRequires(args []string) []ToolFile {
+	dirs := includeDirs(args, "-I")
+	var out []ToolFile
+	for i, a := range args {
+		r := ""
+		switch {
+		case a == "-r" && i+1 < len(args):
+			r = args[i+1]
+		case strings.HasPrefix(a, "-r") && len(a) > 2:
+			r = a[2:]
+		default:
+			continue
+		}
+		if !strings.HasSuffix(r, ".rb") {
+			r += ".rb"
+		}
+		if strings.HasPrefix(r, "./") || strings.HasPrefix(r, "../") || strings.HasPrefix(r, "/") {
+			out = append(out, ToolFile{Path: r, Lang: "ruby"})
+			continue
+		}
+		for _, d := range dirs {
+			out = append(out, ToolFile{Path: path.Join(d, r), Lang: "ruby"})
+		}
+	}
+	return out
+}
+
+// perlModules: perl -Mx / -mx with -I DIR loads DIR/x.pm; loading runs it.
+func perlModules(args []string) []ToolFile {
+	dirs := includeDirs(args, "-I")
+	var out []ToolFile
+	for _, a := range args {
+		if len(a) < 3 || (!strings.HasPrefix(a, "-M") && !strings.HasPrefix(a, "-m")) {
+			continue
+		}
+		m, _, _ := strings.Cut(strings.TrimPrefix(a[2:], "-"), "=")
+		m = strings.ReplaceAll(m, "::", "/") + ".pm"
+		for _, d := range dirs {
+			out = append(out, ToolFile{Path: path.Join(d, m), Lang: "perl"})
+		}
+	}
+	return out
+}
+
+// includeDirs are the directories of -I DIR / -IDIR options.
+func includeDirs(args []string, opt string) []string {
+	var out []string
+	for i, a := range args {
+		switch {
+		case a == opt && i+1 < len(args):
+			out = append(out, args[i+1])
+		case strings.HasPrefix(a, opt) && len(a) > len(opt):
+			out = append(out, a[len(opt):])
+		}
+	}
+	return out
 }
 
 var conftests = []ToolFile{{Path: "conftest.py", Lang: "python"}, {Path: "tests/conftest.py", Lang: "python"},
@@ -282,6 +396,8 @@ var _ = register(
 	&Program{Name: "tsx", Names: []string{"ts-node"}, Kind: TaskRunner},
 	&Program{Name: "papermill", Kind: Runner},
 	&Program{Name: "just", Kind: TaskRunner},
+	&Program{Name: "nodemon", Kind: TaskRunner},
+	&Program{Name: "nox", Kind: TaskRunner},
 	&Program{Name: "pre-commit", Kind: TaskRunner},
 )
 
