@@ -109,11 +109,22 @@ func emptyingRedirect(e *parse.Exec) writeKind {
 		return kindEmpty
 	case "cat", "echo":
 		vals := wordValues(e.Argv[1:])
-		if e.Name == "cat" && len(vals) == 1 && vals[0] == "/dev/null" || e.Name == "echo" && len(vals) == 1 && vals[0] == "-n" {
+		if e.Name == "cat" && len(vals) == 1 && vals[0] == "/dev/null" || e.Name == "echo" && blankEcho(vals) {
 			return kindEmpty
 		}
 	}
 	return kindTruncate
+}
+
+// blankEcho reports echo arguments that print at most a newline (`echo`,
+// `echo ”`, `echo -n`): what was in the file is replaced by nothing.
+func blankEcho(vals []string) bool {
+	for _, v := range vals {
+		if v != "" && v != "-n" && v != "-e" && v != "-ne" && v != "-en" {
+			return false
+		}
+	}
+	return true
 }
 
 // ddKind: dd of=F from /dev/zero, /dev/null or a random device empties F.

@@ -39,6 +39,12 @@ func TestOverwriteExistingHomeFile(t *testing.T) {
 		{"Bash", "perl -pi -e 's/.*//' ~/Documents/thesis.tex", false, Deny},
 		{"Bash", "sed -i 's|^.*$||g' ~/Documents/gone.tex", false, Deny}, // empties whatever it is
 		{"Bash", "perl -pi -e 's/foo/bar/' ./src.txt", false, Allow},
+		{"Bash", "echo > ~/Documents/gone.tex", false, Deny}, // a newline replaces whatever it held
+		{"Bash", "echo '' > ~/Documents/gone.tex", false, Deny},
+		{"Bash", "echo draft > ~/Documents/new.tex", false, Allow},
+		{"Bash", "echo > ./build/x.txt", false, Allow},
+		{"Bash", "rm ~/*", false, Ask}, // every file at home's top level
+		{"Bash", "rm ./*.o", false, Allow},
 	}
 	for _, tc := range cases {
 		if d := decideLinked(t, home, tc.tool, tc.input, tc.noFiles); d.Verdict != tc.want {

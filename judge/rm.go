@@ -157,6 +157,8 @@ func (j *judge) rmAbs(e *parse.Exec, p string, recursive, strong bool, detail st
 	case locHome:
 		if strong {
 			j.add(RuleRmHome, detail)
+		} else if strings.ContainsAny(p, "*?[") {
+			j.add(RuleRmFileOutsideProject, detail) // rm ~/*: every file at home's top level
 		}
 	case locHomeDot:
 		if strong {
