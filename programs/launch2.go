@@ -242,6 +242,17 @@ func inlineShellOuts(via string, fns ...string) func([]string) []Code {
 	}
 }
 
+// afterDashes: a watcher's command follows its -- (watchexec -e go -- go
+// test), run through a shell when it is one word.
+func afterDashes(a []string) (Launched, bool) {
+	for i, x := range a {
+		if x == "--" && i+1 < len(a) {
+			return Launched{At: i + 1, Shell: i+2 == len(a)}, true
+		}
+	}
+	return Launched{}, false
+}
+
 // chainCode adds f to the code a program's arguments already hold.
 func chainCode(name string, f func([]string) []Code) {
 	p := Lookup(name)
@@ -258,6 +269,7 @@ var _ = register(
 	&Program{Name: "man", Kind: NonReader | Manual, CodeIn: manCode},
 	&Program{Name: "expect", Kind: Interpreter, Lang: "tcl", CodeIn: expectCode},
 	&Program{Name: "entr", Kind: Runner, Launch: entrLaunch},
+	&Program{Name: "watchexec", Kind: Runner, Launch: afterDashes},
 	&Program{Name: "capsh", Kind: Runner, CodeIn: capshCode},
 	&Program{Name: "R", Kind: Interpreter, Lang: "r", Inline: "e", CodeIn: inlineShellOuts("R system()", "system2", "system", "shell")},
 )
