@@ -43,6 +43,13 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 	if dest == "" || programs.IsRemote(dest) {
 		return
 	}
+	// a destination the shell computes that names the guard
+	// (cp /bin/true $(command -v sentinel-hook)) may well be it
+	for _, w := range e.Argv[1:] {
+		if !w.Static && w.Value == dest && namesGuard(dest) {
+			j.add(RuleSentinelTamper, detail)
+		}
+	}
 	p, ok := j.resolve(dest, e.Dir)
 	if !ok {
 		return
