@@ -43,7 +43,7 @@ change must keep denying (the must-keep list, also read by replay).
   sentinel protocol check testdata/protocol/week12.toml --stops stops.json`,
 	}
 
-	var rekorURL, keyFlag string
+	var rekorURL, keyFlag, tsaURL string
 	var sJSON bool
 	sealCmd := &cobra.Command{
 		Use:   "seal FILE",
@@ -86,20 +86,40 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 			if err != nil {
 				return fail(exitError, "sealing %s: %v", args[0], err)
 			}
+			if tsaURL == "" {
+				tsaURL = os.Getenv("SENTINEL_TSA_URL")
+			}
+			tsaFile := ""
+			if tsaURL != "" {
+				// The authority timestamps the signed statement itself,
+				// so its time covers the seal, not only the file.
+				tok, err := tsaTimestamp(context.Background(), tsaURL, []byte(rec.Checkpoint))
+				if err != nil {
+					return fail(exitError, "sealed %s, but the timestamp authority failed: %v (run protocol seal again)", args[0], err)
+				}
+				tsaFile = tsaTokenPath(args[0])
+				if err := os.WriteFile(tsaFile, tok, 0o644); err != nil {
+					return fail(exitError, "%v", err)
+				}
+			}
 			if sJSON {
 				return protoJSON(cmd.OutOrStdout(), map[string]any{"file": args[0], "sha256": sum,
-					"statement_sha256": statementSHA256(rec), "seal": rec})
+					"statement_sha256": statementSHA256(rec), "seal": rec, "timestamp_file": tsaFile})
 			}
 			printArtifactSeal(cmd.OutOrStdout(), args[0], sum, rec)
+			if tsaFile != "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "  RFC 3161 timestamp of the statement by %s: %s (publish it with the file)\n", tsaURL, tsaFile)
+			}
 			return nil
 		},
 	}
 	sealCmd.Flags().StringVar(&rekorURL, "rekor-url", seal.DefaultRekorURL, "the Rekor v1 log (default from seal.toml, else the public-good log)")
 	sealCmd.Flags().StringVar(&keyFlag, "key", "", "the signing key (default: the key made by sentinel keygen)")
 	sealCmd.Flags().BoolVar(&sJSON, "json", false, "print the seal record as JSON")
+	sealCmd.Flags().StringVar(&tsaURL, "tsa-url", "", "an RFC 3161 timestamp authority (not the operator's) to timestamp the seal's statement; the token is written to FILE.tsr (default $SENTINEL_TSA_URL)")
 	proto.AddCommand(sealCmd)
 
-	var at, stopsPath string
+	var at, stopsPath, tsaChain, tsaToken string
 	var fl fleetFlags
 	var pin pins
 	var cJSON bool
@@ -208,6 +228,13 @@ source was held only against its own operator key (not pinned).`,
 				}
 				var pre protocol.Seal
 				pre, out.Seal = protocolSeal(context.Background(), v.Artifacts, sum, v.Operator, o.Rekor)
+				if tsaToken == "" {
+					tsaToken = tsaTokenPath(args[0])
+					if _, err := os.Stat(tsaToken); err != nil && tsaChain == "" {
+						tsaToken = ""
+					}
+				}
+				pre, out.Seal, out.Timestamp = protocolTimestamp(v.Artifacts, sum, pre, out.Seal, tsaToken, tsaChain)
 				if rep, err = protocol.Check(f, v.Each, stops, atT, now); err != nil {
 					return fail(exitError, "%v", err)
 				}
@@ -239,6 +266,8 @@ source was held only against its own operator key (not pinned).`,
 	}
 	pin.flags(check.Flags())
 	check.Flags().StringVar(&at, "at", "", "read every prediction as of DATE (YYYY-MM-DD, or today) instead of its reading date")
+	check.Flags().StringVar(&tsaChain, "tsa-chain", "", "the timestamp authority's certificate chain (PEM, root last), pinned: the protocol seal's time is then the authority's, not the log's")
+	check.Flags().StringVar(&tsaToken, "timestamp", "", "the RFC 3161 timestamp of the protocol seal (default FILE.tsr)")
 	check.Flags().StringVar(&stopsPath, "stops", "", "the census stops.json, for harness stops and the human cell")
 	fl.add(check.Flags(), "read an exported bundle instead of the local register (anyone can check); PATH@SHA256:<hex> pins its operator key; repeatable: read over a fleet")
 	check.Flags().StringArrayVar(&fl.registers, "register", nil, "read this register database instead of the operator's; PATH@SHA256:<hex> pins its operator key; repeatable: read over a fleet")
@@ -338,6 +367,37 @@ type checkOutput struct {
 	Fleet *checkFleetOut `json:"fleet,omitempty"`
 	*protocol.CheckReport
 	Witness *census.WitnessCounts `json:"witness,omitempty"` // --witness (witness.go)
+	// Timestamp: the RFC 3161 timestamp checked (tsa.go), "" when none.
+	Timestamp string `json:"timestamp,omitempty"`
+}
+
+// protocolTimestamp checks the protocol seal's RFC 3161 timestamp when one
+// is given: verified against the pinned chain, its time replaces the log's
+// (which a private log's operator controls). A token that does not verify,
+// or one without a pinned chain, leaves nothing pre-registered on its word.
+func protocolTimestamp(recs []*seal.Record, sum string, pre protocol.Seal, status, token, chain string) (protocol.Seal, string, string) {
+	if token == "" {
+		return pre, status, ""
+	}
+	if pre.Missing != "" {
+		return pre, status, "not checked: the protocol seal itself is missing or does not verify"
+	}
+	if chain == "" {
+		return pre, status, fmt.Sprintf("%s not checked: no --tsa-chain pins the timestamp authority, so the time still rests on the log", token)
+	}
+	tok, err := os.ReadFile(token)
+	if err != nil {
+		return protocol.Seal{Missing: "timestamp unreadable"}, status, fmt.Sprintf("timestamp %v", err)
+	}
+	rec := seal.FindArtifact(recs, protocolArtifactKind, sum)
+	t, who, err := verifyTSA(tok, []byte(rec.Checkpoint), chain)
+	if err != nil {
+		return protocol.Seal{Missing: "timestamp does not verify"}, status,
+			fmt.Sprintf("timestamp %s does not verify against %s: %v: not pre-registered on its word", token, chain, err)
+	}
+	status = strings.TrimSuffix(status, "; the time rests on whoever runs that log (not the public-good log), possibly the operator: no independent timestamp was checked")
+	note := fmt.Sprintf("RFC 3161 timestamp %s by %s at %s over the seal's statement (chain pinned by %s): pre-registration is read at this time, which rests on that authority, not on the operator", token, who, t.Format(time.RFC3339), chain)
+	return protocol.Seal{Integrated: t}, status, note
 }
 
 func fileSHA256(path string) (string, error) {
@@ -401,7 +461,11 @@ func printCheck(w io.Writer, o *checkOutput) {
 	if o.NotPinned != "" {
 		fmt.Fprintln(w, o.NotPinned)
 	}
-	fmt.Fprintf(w, "protocol %s\n  seal: %s\n  read: %s\n", o.File, o.Seal, o.Verified)
+	fmt.Fprintf(w, "protocol %s\n  seal: %s\n", o.File, o.Seal)
+	if o.Timestamp != "" {
+		fmt.Fprintf(w, "  timestamp: %s\n", o.Timestamp)
+	}
+	fmt.Fprintf(w, "  read: %s\n", o.Verified)
 	printCheckFleet(w, o.Fleet)
 	if !o.CatalogMatches {
 		fmt.Fprintf(w, "  note: written against catalog %s (%s); this sentinel runs %s (%s)\n",

@@ -117,6 +117,7 @@ func TestScripts(t *testing.T) {
 			"jsonpath": cmdJSONPath,
 			"waitfile": cmdWaitFile,
 			"rekor":    cmdRekor,   // rekor_script_test.go
+			"tsa":      cmdTSA,     // tsa_script_test.go
 			"sqlexec":  cmdSQLExec, // verify_script_test.go
 			"jsonset":  cmdJSONSet,
 			"capture":  cmdCapture, // verify_script_test.go
