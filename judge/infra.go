@@ -39,9 +39,9 @@ var _ = rules(
 	Rule{ID: RuleDataSqlDestructive, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny, Catastrophic: false,
 		Reason:      "DROP, TRUNCATE or an unbounded DELETE/UPDATE sent to a database",
 		Alternative: "back up first; add a WHERE clause; let the operator run it",
-		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` or with one that bounds nothing (`WHERE 1=1`, `WHERE true`) in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs, a file written earlier in the command or the session, or already on disk (read bounded: a FIFO, a device or a file over the script cap adds nothing), and fed to a client (`psql -f F`, `mysql < F`, `sqlite3 DB '.read F'`, `redis-cli < F`) or to a raw sender (`nc HOST PORT < F`, `printf 'FLUSHALL\r\n' | nc`); `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`; not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`)",
-		Fire:        []string{"psql -c 'DROP TABLE users'", "dropdb production", "psql -c 'TRUNCATE TABLE users' prod_db"},
-		Pass:        []string{"psql -c 'SELECT count(*) FROM users'", "psql -c 'DELETE FROM users WHERE id = 3'", "psql -c 'TRUNCATE TABLE test_fixtures' test_db"}},
+		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` or with one that bounds nothing (`WHERE 1=1`, `WHERE true`) in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs, a file written earlier in the command or the session, or already on disk (read bounded: a FIFO, a device or a file over the script cap adds nothing), and fed to a client (`psql -f F`, `mysql < F`, `sqlite3 DB '.read F'`, `redis-cli < F`) or to a raw sender (`nc HOST PORT < F`, `printf 'FLUSHALL\r\n' | nc`); `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`; not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`), nor the developer's own store (programs/db.go DevDatabase): a development or test sqlite3 file in the project (`dev.db`), redis-cli -h on loopback, a development or test database (`app_dev`, `myapp_test`) on loopback or the local socket",
+		Fire:        []string{"psql -c 'DROP TABLE users'", "dropdb production", "psql -c 'TRUNCATE TABLE users' prod_db", "redis-cli -h cache.prod.example.com FLUSHALL", "psql -h db.prod.example.com -c 'DROP DATABASE app_dev'", "sqlite3 /var/lib/app/app.db 'DROP TABLE users'"},
+		Pass:        []string{"psql -c 'SELECT count(*) FROM users'", "redis-cli -h localhost FLUSHALL", "dropdb myapp_test", "psql -h localhost -c 'DROP DATABASE app_dev'", "sqlite3 dev.db 'DROP TABLE users'", "psql -c 'DELETE FROM users WHERE id = 3'", "psql -c 'TRUNCATE TABLE test_fixtures' test_db"}},
 	Rule{ID: RuleDataDbReset, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "dropping or resetting a database through an ORM or admin tool",
 		Alternative: "ask the operator; migrate instead of reset",
@@ -58,7 +58,9 @@ func (j *judge) destroys(p *programs.Program, args []string, detail string) {
 	}
 	switch {
 	case p.Is(programs.Database):
-		j.add(RuleDataSqlDestructive, detail) // dropdb, redis-cli FLUSHALL
+		if !programs.DevDatabase(p.Name, args, destructiveSQL) {
+			j.add(RuleDataSqlDestructive, detail) // dropdb, redis-cli FLUSHALL; not dropdb app_dev, redis-cli on loopback
+		}
 	case p.Is(programs.Infra):
 		j.add(RuleInfraTerraformDestroy, detail)
 	case p.Is(programs.Cluster):
@@ -100,8 +102,8 @@ func destructiveSQL(s string) bool {
 // sql scans the SQL a database client would run: its -c/-e/--command
 // strings, operands, and text piped in by echo/printf/cat heredocs.
 func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
-	if programs.TestDatabase(args, destructiveSQL) {
-		return // psql -c 'TRUNCATE TABLE fixtures' test_db: a test database is rebuilt by its suite
+	if programs.TestDatabase(args, destructiveSQL) || programs.DevDatabase(e.Name, args, destructiveSQL) {
+		return // psql -c 'TRUNCATE TABLE fixtures' test_db: a test database is rebuilt by its suite; app_dev on localhost is the developer's own
 	}
 	for _, a := range args {
 		if destructiveSQL(a) {

@@ -107,3 +107,144 @@ func TestDatabase(args []string, isSQL func(string) bool) bool {
 	}
 	return n > 0
 }
+
+var (
+	devDBName = regexp.MustCompile(`(?i)(^|[/_.-])(test|tests|testing|dev|develop|development|local|sandbox)([_.-]|$)`)
+	sqlDropDB = regexp.MustCompile("(?i)\\bdrop\\s+(database|schema)\\s+(if\\s+exists\\s+)?[\"`]?([\\w.-]+)")
+)
+
+// DevDatabase reports a client whose target is the developer's own data
+// store, where dropping and flushing is everyday work: a development or
+// test file in the project for sqlite3 (dev.db, data/test.sqlite3: a
+// relative path that does not climb out; app.db stays judged), a redis-cli with
+// -h/-u naming loopback, and for the SQL clients, dropdb and mongosh a
+// server on loopback or a local socket (no host named) where every
+// database named or dropped is a development or test one (app_dev,
+// myapp_test, DROP DATABASE app_development). A host that is not loopback,
+// a database named like anything else (prod, app), or an absolute path
+// keeps the call judged.
+func DevDatabase(name string, args []string, isSQL func(string) bool) bool {
+	switch Canon(name) {
+	case "sqlite3":
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			return projectRelative(a) && devDBName.MatchString(strings.TrimSuffix(a[strings.LastIndexByte(a, '/')+1:], ".db")) // the database file is the first operand
+		}
+		return false
+	case "redis-cli":
+		named := false // redis-cli FLUSHALL alone is held: its default host is not told apart from one set by env or config
+		for i, a := range args {
+			if (a == "-h" || a == "-u") && i+1 < len(args) {
+				h := args[i+1]
+				if a == "-u" {
+					h = HostOf(h)
+				}
+				if h == "" || PublicAddr(h) {
+					return false
+				}
+				named = true
+			}
+		}
+		return named
+	case "psql", "mysql", "dropdb", "mysqladmin", "mongosh":
+	default:
+		return false
+	}
+	n := 0
+	for i := 0; i < len(args); i++ {
+		a, host, db := args[i], "", ""
+		switch {
+		case a == "-h" || a == "--host":
+			if i+1 >= len(args) {
+				return false
+			}
+			i++
+			host = args[i]
+		case strings.HasPrefix(a, "--host="):
+			host = a[len("--host="):]
+		case strings.HasPrefix(a, "-h") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			host = a[2:] // mysql -hlocalhost
+		case a == "-c" || a == "-e" || a == "--command" || a == "--execute" || a == "--eval":
+			if i+1 >= len(args) {
+				return false
+			}
+			i++
+			for _, m := range sqlDropDB.FindAllStringSubmatch(args[i], -1) {
+				if !devDBName.MatchString(m[3]) {
+					return false
+				}
+				n++
+			}
+			continue
+		case a == "-f" || a == "--file" || a == "-U" || a == "-u" || a == "--username" || a == "--user" ||
+			a == "-p" || a == "--port" || a == "-P" || a == "-v" || a == "--set":
+			i++
+			continue
+		case a == "-d" || a == "--dbname" || a == "-D" || a == "--database":
+			if i+1 >= len(args) {
+				return false
+			}
+			i++
+			db = args[i]
+		case strings.HasPrefix(a, "--dbname=") || strings.HasPrefix(a, "--database="):
+			_, db, _ = strings.Cut(a, "=")
+		case strings.HasPrefix(a, "-"):
+			continue
+		case strings.Contains(a, "://"):
+			host = HostOf(a)
+			db = a[strings.Index(a, "://")+3:]
+			if k := strings.IndexByte(db, '/'); k >= 0 {
+				db = db[k+1:]
+			} else {
+				db = ""
+			}
+			db, _, _ = strings.Cut(db, "?")
+			if db == "" {
+				continue
+			}
+		case strings.ContainsAny(a, " \t\n;") || isSQL(a):
+			for _, m := range sqlDropDB.FindAllStringSubmatch(a, -1) {
+				if !devDBName.MatchString(m[3]) {
+					return false
+				}
+				n++
+			}
+			continue
+		case Canon(name) == "mysqladmin" && (a == "drop" || a == "create"):
+			continue
+		default:
+			db = a
+		}
+		if host != "" {
+			if PublicAddr(host) {
+				return false
+			}
+			if db == "" {
+				continue
+			}
+		}
+		if db != "" {
+			if !devDBName.MatchString(db) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// projectRelative reports a path that names a file under the working
+// directory: relative, not climbing out with .., not home (~).
+func projectRelative(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.ContainsAny(p, "$`") {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return false
+		}
+	}
+	return true
+}
