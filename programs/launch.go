@@ -287,7 +287,8 @@ var _ = register(
 )
 
 // Servers that hand a terminal to whoever connects (issue 19 class 8):
-// gotty and ttyd serve the command they are given over HTTP, tmate and
+// gotty, ttyd and websocketd serve the command they are given over HTTP (websocketd
+// wires its stdin/stdout to each WebSocket client), tmate and
 // upterm share this terminal through a relay, jupyter with no token and a
 // public address serves notebooks and terminals, code-server with
 // --auth none likewise.
@@ -343,7 +344,7 @@ func codeServerAttaches(a []string) bool {
 }
 
 var _ = register(
-	&Program{Name: "gotty", Names: []string{"ttyd", "wetty", "shellinaboxd"}, Kind: NetSender, Attaches: termServerAttaches},
+	&Program{Name: "gotty", Names: []string{"ttyd", "wetty", "shellinaboxd", "websocketd"}, Kind: NetSender, Attaches: termServerAttaches},
 	&Program{Name: "tmate", Names: []string{"upterm", "sshx"}, Kind: NetSender, Attaches: func(a []string) bool {
 		return !hasWord(a, "-V", "--version", "-h", "--help", "version")
 	}},
