@@ -39,8 +39,8 @@ var _ = rules(
 	Rule{ID: RuleDataSqlDestructive, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny, Catastrophic: false,
 		Reason:      "DROP, TRUNCATE or an unbounded DELETE/UPDATE sent to a database",
 		Alternative: "back up first; add a WHERE clause; let the operator run it",
-		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` or with one that bounds nothing (`WHERE 1=1`, `WHERE true`) in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs, a file written earlier in the command or the session, or already on disk (read bounded: a FIFO, a device or a file over the script cap adds nothing), and fed to a client (`psql -f F`, `mysql < F`, `sqlite3 DB '.read F'`, `redis-cli < F`) or to a raw sender (`nc HOST PORT < F`, `printf 'FLUSHALL\r\n' | nc`); `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`; not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`), nor the developer's own store (programs/db.go DevDatabase): a development or test sqlite3 file in the project (`dev.db`), redis-cli -h on loopback, a development or test database (`app_dev`, `myapp_test`) on loopback or the local socket",
-		Fire:        []string{"psql -c 'DROP TABLE users'", "dropdb production", "psql -c 'TRUNCATE TABLE users' prod_db", "redis-cli -h cache.prod.example.com FLUSHALL", "psql -h db.prod.example.com -c 'DROP DATABASE app_dev'", "sqlite3 /var/lib/app/app.db 'DROP TABLE users'"},
+		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` or with one that bounds nothing (`WHERE 1=1`, `WHERE true`) in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs, a file written earlier in the command or the session, or already on disk (read bounded: a FIFO, a device or a file over the script cap adds nothing), and fed to a client (`psql -f F`, `mysql < F`, `sqlite3 DB '.read F'`, `redis-cli < F`) or to a raw sender (`nc HOST PORT < F`, `printf 'FLUSHALL\r\n' | nc`); `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`; not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`), nor the developer's own store (programs/db.go DevDatabase): a development or test sqlite3 file in the project (`dev.db`), redis-cli -h on loopback, a development or test database (`app_dev`, `myapp_test`) on loopback or the local socket, unless an assignment in effect (`PGHOST=`, `MYSQL_HOST=`, programs.ServerEnv) points the client at another server",
+		Fire:        []string{"psql -c 'DROP TABLE users'", "dropdb production", "psql -c 'TRUNCATE TABLE users' prod_db", "redis-cli -h cache.prod.example.com FLUSHALL", "psql -h db.prod.example.com -c 'DROP DATABASE app_dev'", "sqlite3 /var/lib/app/app.db 'DROP TABLE users'", "PGHOST=db.prod.example.com psql -c 'DROP DATABASE app_dev'", "export MYSQL_HOST=10.0.0.5; mysql -e 'drop database test_db'"},
 		Pass:        []string{"psql -c 'SELECT count(*) FROM users'", "redis-cli -h localhost FLUSHALL", "dropdb myapp_test", "psql -h localhost -c 'DROP DATABASE app_dev'", "sqlite3 dev.db 'DROP TABLE users'", "psql -c 'DELETE FROM users WHERE id = 3'", "psql -c 'TRUNCATE TABLE test_fixtures' test_db"}},
 	Rule{ID: RuleDataDbReset, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "dropping or resetting a database through an ORM or admin tool",
@@ -50,15 +50,27 @@ var _ = rules(
 		Pass:        []string{"rails db:migrate", "npx prisma migrate dev"}},
 )
 
+// ownServer reports an execution whose database server is the one its
+// options name: no assignment in effect (PGHOST=..., export MYSQL_HOST=...)
+// points the client elsewhere.
+func ownServer(e *parse.Exec) bool {
+	for _, a := range e.Assigns {
+		if programs.ServerEnv(a.Name) {
+			return false
+		}
+	}
+	return true
+}
+
 // destroys judges a program that tears down what it manages (the model's
 // Destroys): infrastructure, cluster and cloud resources, databases.
-func (j *judge) destroys(p *programs.Program, args []string, detail string) {
+func (j *judge) destroys(e *parse.Exec, p *programs.Program, args []string, detail string) {
 	if p.Destroys == nil || !p.Destroys(args) {
 		return
 	}
 	switch {
 	case p.Is(programs.Database):
-		if !programs.DevDatabase(p.Name, args, destructiveSQL) {
+		if !(ownServer(e) && programs.DevDatabase(p.Name, args, destructiveSQL)) {
 			j.add(RuleDataSqlDestructive, detail) // dropdb, redis-cli FLUSHALL; not dropdb app_dev, redis-cli on loopback
 		}
 	case p.Is(programs.Infra):
@@ -102,7 +114,7 @@ func destructiveSQL(s string) bool {
 // sql scans the SQL a database client would run: its -c/-e/--command
 // strings, operands, and text piped in by echo/printf/cat heredocs.
 func (j *judge) sql(all []parse.Exec, i int, e *parse.Exec, args []string, detail string) {
-	if programs.TestDatabase(args, destructiveSQL) || programs.DevDatabase(e.Name, args, destructiveSQL) {
+	if ownServer(e) && (programs.TestDatabase(args, destructiveSQL) || programs.DevDatabase(e.Name, args, destructiveSQL)) {
 		return // psql -c 'TRUNCATE TABLE fixtures' test_db: a test database is rebuilt by its suite; app_dev on localhost is the developer's own
 	}
 	for _, a := range args {

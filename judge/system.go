@@ -151,7 +151,7 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 		// by hand is its client (infra.go)
 		j.sql(all, i, e, args, detail)
 	} else if prog != nil {
-		j.destroys(prog, args, detail)
+		j.destroys(e, prog, args, detail)
 		if prog.Is(programs.Database) {
 			j.storeStdin(e, detail) // redis-cli < cmds.txt (infra.go)
 		}

@@ -113,6 +113,21 @@ var (
 	sqlDropDB = regexp.MustCompile("(?i)\\bdrop\\s+(database|schema)\\s+(if\\s+exists\\s+)?[\"`]?([\\w.-]+)")
 )
 
+// ServerEnv reports an environment variable that points a database
+// client at a server its options do not name (PGHOST=db.prod psql -c
+// 'DROP DATABASE app_dev'): where one is assigned, the options no longer
+// say which server is reached, so neither DevDatabase nor TestDatabase
+// can vouch for the call.
+func ServerEnv(name string) bool {
+	switch name {
+	case "PGHOST", "PGHOSTADDR", "PGSERVICE", "PGSERVICEFILE", "PGSYSCONFDIR",
+		"MYSQL_HOST", "MYSQL_UNIX_PORT", "MYSQL_TEST_LOGIN_FILE", "MYSQL_HOME",
+		"REDISCLI_RCFILE", "MONGOSH_URI", "MONGODB_URI":
+		return true
+	}
+	return false
+}
+
 // DevDatabase reports a client whose target is the developer's own data
 // store, where dropping and flushing is everyday work: a development or
 // test file in the project for sqlite3 (dev.db, data/test.sqlite3: a
