@@ -238,6 +238,9 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 			return err
 		}
 		k := kindEdit
+		if tool == "Write" {
+			k = kindRewrite // the file's whole content replaced
+		}
 		if c, ok := obj["content"].(string); ok && tool == "Write" && strings.TrimSpace(c) == "" {
 			k = kindEmpty // a Write of nothing empties the file
 		}

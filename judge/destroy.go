@@ -25,7 +25,7 @@ var _ = rules(
 	Rule{ID: RuleHomeFileDestroy, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "emptying or overwriting a file in the home directory outside the project destroys what it held",
 		Alternative: "work on a copy inside the project; leave the operator's files to the operator",
-		Matches:     "`: > F`, `truncate`, `cp /dev/null F`, `dd if=/dev/zero of=F`, `sed -i d F`, `perl -i -ne '' F`, `s/.*//` in place, `ex -sc '%d|x' F`, `mv F /dev/null`, `fallocate -p/-c/-z F` (programs' Zeroes), a Write of nothing, of a file under home outside the project, caches and temp dirs; `curl -o`/`>`, a Write, Edit or in-place edit onto such a file that exists; `unzip -o` into home",
+		Matches:     "`: > F`, `truncate`, `cp /dev/null F`, `dd if=/dev/zero of=F`, `sed -i d F`, `perl -i -ne '' F`, `s/.*//` in place, `ex -sc '%d|x' F`, `mv F /dev/null`, `fallocate -p/-c/-z F` (programs' Zeroes), a Write of nothing, of a file under home outside the project, caches and temp dirs; `curl -o`/`>`, a Write or a `cp`/`mv` onto such a file that exists (an Edit or `sed -i s/a/b/` keeps what it does not change and passes); `unzip -o` into home",
 		Fire:        []string{": > ~/Documents/thesis.tex", "truncate -s 0 ~/Documents/thesis.tex", "cp /dev/null ~/Documents/thesis.tex", "sed -i d ~/Documents/thesis.tex", "unzip -o /tmp/junk.zip -d ~"},
 		Pass:        []string{": > ./app.log", "truncate -s 0 ./app.log", "cp /dev/null ./app.log", "sed -i 's/foo/bar/' ~/notes/todo.txt", "truncate -s 0 ~/.cache/app/log", "unzip -o assets.zip -d ./static"}},
 )
@@ -69,10 +69,10 @@ var _ = onExec(func(j *judge, x execution) {
 // echo > "$f"). A Write over ~/notes.md or perl -pi over an existing file
 // replaces what the operator wrote; a new file destroys nothing.
 func (j *judge) destroysHomeFile(p string, kind writeKind) bool {
-	if kind != kindEmpty && kind != kindTruncate && kind != kindEdit || !j.homeArea(p) {
-		return false
+	if kind != kindEmpty && kind != kindTruncate && kind != kindRewrite || !j.homeArea(p) {
+		return false // an Edit or sed -i s/a/b/ keeps what it does not change
 	}
-	if kind == kindEdit {
+	if kind == kindRewrite {
 		return j.existingFile(p)
 	}
 	return kind == kindEmpty || j.existingFile(p) || globTarget(p)

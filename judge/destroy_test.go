@@ -35,7 +35,9 @@ func TestOverwriteExistingHomeFile(t *testing.T) {
 		{"Write", `{"file_path":"PROJ/notes.txt","content":""}`, false, Allow},
 		{"Write", `{"file_path":"` + home + `/Documents/thesis.tex","content":"x"}`, false, Deny},
 		{"Write", `{"file_path":"` + home + `/Documents/new.md","content":"x"}`, false, Allow},
-		{"Edit", `{"file_path":"` + home + `/Documents/thesis.tex","old_string":"chapter","new_string":""}`, false, Deny},
+		{"Edit", `{"file_path":"` + home + `/Documents/thesis.tex","old_string":"chapter","new_string":"part"}`, false, Allow}, // an edit keeps the rest
+		{"Bash", "sed -i 's/chapter/part/' ~/Documents/thesis.tex", false, Allow},
+		{"Bash", "cp ./draft.tex ~/Documents/thesis.tex", false, Deny},
 		{"Bash", "perl -pi -e 's/.*//' ~/Documents/thesis.tex", false, Deny},
 		{"Bash", "sed -i 's|^.*$||g' ~/Documents/gone.tex", false, Deny}, // empties whatever it is
 		{"Bash", "perl -pi -e 's/foo/bar/' ./src.txt", false, Allow},

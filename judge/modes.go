@@ -63,8 +63,8 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 		}
 	}
 	// onto an existing file this overwrites it; from /dev/null it empties
-	// it; otherwise it may only create one: an edit, not a truncation.
-	k := kindEdit
+	// it; otherwise it may only create one: a rewrite, not a truncation.
+	k := kindRewrite
 	if contains(pos, "/dev/null") || contains(pos, "/dev/zero") {
 		k = kindEmpty
 	}

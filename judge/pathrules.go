@@ -74,10 +74,11 @@ type writeKind int
 const (
 	kindTruncate writeKind = iota // >, cp/mv onto, tee, dd of=, truncate
 	kindAppend                    // >>, tee -a
-	kindEdit                      // Write/Edit tools, sed -i, <>
+	kindEdit                      // Edit tools, sed -i, <>: what is not changed is kept
 	kindDelete                    // rm, unlink, shred, mv away
 	kindChmod                     // chmod, chown, chattr
 	kindEmpty                     // emptied whatever it held: : > F, truncate, cp /dev/null F, sed -i d F, Write of ""
+	kindRewrite                   // the whole content replaced: the Write tool, cp/mv onto (an edit, but it destroys an existing file)
 )
 
 // Where a path lies, from the point of view of destruction.
