@@ -54,3 +54,29 @@ func TestOverwriteExistingHomeFile(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeUnderTempIsHome: a home under /tmp or /var/tmp (CI, containers,
+// this test's own TempDir) is the operator's, not scratch space: a deleting
+// find in it is stopped, while one in a temp dir outside it passes.
+func TestHomeUnderTempIsHome(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "u") // under /tmp
+	if err := os.MkdirAll(filepath.Join(home, "proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scratchDir := t.TempDir()
+	cases := []struct {
+		input string
+		want  Verdict
+	}{
+		{"find ~/Documents -delete", Deny},
+		{"find ~ -name '*.md' -delete", Deny},
+		{"find " + home + "/Documents -type f -exec rm {} +", Deny},
+		{"find " + scratchDir + " -name 'build-*' -delete", Allow},
+		{"find . -name '*.pyc' -delete", Allow},
+	}
+	for _, tc := range cases {
+		if d := decideLinked(t, home, "Bash", tc.input, false); d.Verdict != tc.want {
+			t.Errorf("%s: %s %v, want %s", tc.input, d.Decision, d.RuleIDs(), tc.want)
+		}
+	}
+}

@@ -110,8 +110,13 @@ var systemDirs = map[string]bool{
 // tempRoots hold scratch data: paths strictly below them count as inside.
 var tempRoots = []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/dev/shm", "/var/folders"}
 
-// scratch reports a temporary directory or a path below one.
-func scratch(p string) bool {
+// scratch reports a temporary directory or a path below one, never the
+// home directory or what is in it: a home under /tmp or /var/tmp (CI,
+// containers, test machines) holds the operator's files all the same.
+func (j *judge) scratch(p string) bool {
+	if j.home != "" && under(p, j.home) {
+		return false
+	}
 	for _, t := range tempRoots {
 		if under(p, t) {
 			return true

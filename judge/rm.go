@@ -351,7 +351,7 @@ func (j *judge) findRoot(e *parse.Exec, p string, args []string, detail string) 
 		j.findRemote(p, detail)
 		return
 	}
-	if scratch(p) {
+	if j.scratch(p) {
 		return // find /tmp -name 'build-*' -delete: scratch space, like rm -rf /tmp/*
 	}
 	switch j.locate(p) {
