@@ -60,8 +60,38 @@ var _ = onExec(func(j *judge, x execution) {
 				j.add(RuleHomeFileDestroy, x.detail)
 			}
 		}
+		if _, dest, ok := p.Unpacks(x.args); ok {
+			if dest == "" {
+				dest = "." // tar xf a.tar, unzip a.zip: into the working directory
+			}
+			if d, ok := j.resolve(dest, e.Dir); ok {
+				j.unpackInto(d, x.detail)
+			}
+		}
 	}
 })
+
+// unpackInto judges an extraction into the directory d. The archive, not
+// the command, names the members, so into home or a home dot-directory
+// (~/.claude, ~/.config/fish/conf.d, ~/.bashrc.d, ~/.local/bin) one may
+// land on a startup file, a PATH shim or the agent's settings: that asks
+// (the guard's own directories deny). Caches, the project and the rest of
+// home take new files and pass.
+func (j *judge) unpackInto(d, detail string) {
+	detail += " (an archive's members into " + d + ")"
+	switch {
+	case j.home == "" || j.cache(d) || j.project != "" && under(d, j.project) && d != j.home:
+		return
+	case j.isSentinelPath(d):
+		j.add(RuleSentinelTamper, detail)
+	case d == j.home:
+		j.writeAbs(d+"/.profile", kindEdit, detail)
+	case j.locate(d) == locHomeDot || j.persistencePath(d+"/x") || j.isAgentSettings(d+"/settings.json") || j.userBin(d):
+		// a dot-directory directly in home (~/.claude, ~/.ssh, ~/.config),
+		// or a directory whose files run or configure (conf.d, bin)
+		j.add(RuleDotfileWrite, detail)
+	}
+}
 
 // destroysHomeFile reports a write of kind to p that destroys a home file
 // outside the project: emptying it, or truncating or rewriting one that

@@ -191,6 +191,17 @@ func metadataHost(h string) bool {
 // a file there named like a program shadows that program.
 var userBinDirs = []string{".local/bin", "bin"}
 
+// userBin reports one of the user's own PATH directories (~/.local/bin,
+// ~/bin): any file there may shadow a program.
+func (j *judge) userBin(d string) bool {
+	for _, b := range userBinDirs {
+		if j.home != "" && d == j.home+"/"+b {
+			return true
+		}
+	}
+	return false
+}
+
 // pathShim reports a file written onto the user's PATH under the name of a
 // program of the model, and whether that program is one whose shim steals
 // or hides (sudo and other privilege programs, shells, git, ssh, agents,

@@ -151,9 +151,15 @@ func tarUnpacks(args []string) (archive, dest string, ok bool) {
 	return o.Value('f', "file"), o.Value('C', "directory"), true
 }
 
-// unzipUnpacks: unzip ARCHIVE [-d DIR].
+// unzipUnpacks: unzip ARCHIVE [-d DIR]; listing, testing or printing to
+// stdout (-l, -v, -t, -Z, -p, -c) writes no member to disk.
 func unzipUnpacks(args []string) (archive, dest string, ok bool) {
 	o := Parse(args, unzipSpec)
+	for _, c := range []byte("lvtZpc") {
+		if o.Short[c] {
+			return "", "", false
+		}
+	}
 	if len(o.Pos) > 0 {
 		archive = o.Pos[0]
 	}
