@@ -50,6 +50,19 @@ var _ = rules(
 		Pass:        []string{"rails db:migrate", "npx prisma migrate dev"}},
 )
 
+// assigned looks up an assignment in effect for e (PGHOST=h psql, export
+// DOCKER_HOST=h; docker ...).
+func assigned(e *parse.Exec) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		for _, a := range e.Assigns {
+			if a.Name == name {
+				return a.Value.Value, true
+			}
+		}
+		return "", false
+	}
+}
+
 // ownServer reports an execution whose database server is the one its
 // options name: no assignment in effect (PGHOST=..., export MYSQL_HOST=...)
 // points the client elsewhere.

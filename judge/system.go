@@ -156,7 +156,7 @@ func (j *judge) system(all []parse.Exec, i int, e *parse.Exec, args []string, de
 			j.storeStdin(e, detail) // redis-cli < cmds.txt (infra.go)
 		}
 	}
-	j.remoteChange(e.Name, args, detail) // remote state changed by verbs that are not delete (remote2.go)
+	j.remoteChange(e.Name, append(programs.EnvOptions(e.Name, assigned(e)), args...), detail) // remote state changed by verbs that are not delete (remote2.go)
 	j.orm(e, args, detail)
 }
 
