@@ -75,37 +75,85 @@ var testDBName = regexp.MustCompile(`(?i)(^|[/_.-])(test|tests|testing)([_.-]|$)
 // the user, host and port are not names of the database. isSQL tells
 // the SQL text among the operands (the judge's reading of SQL).
 func TestDatabase(args []string, isSQL func(string) bool) bool {
-	n := 0
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-c" || a == "-e" || a == "--command" || a == "--execute" || a == "-f" || a == "--file" ||
-			a == "-U" || a == "-u" || a == "--username" || a == "--user" || a == "-h" || a == "--host" ||
-			a == "-p" || a == "--port" || a == "-v" || a == "--set" || a == "-P" || a == "--pset":
-			i++
-			continue
-		case a == "-d" || a == "--dbname" || a == "-D" || a == "--database":
-			if i+1 >= len(args) {
-				return false
-			}
-			i++
-			a = args[i]
-		case strings.HasPrefix(a, "--dbname=") || strings.HasPrefix(a, "--database="):
-			_, a, _ = strings.Cut(a, "=")
-		case strings.HasPrefix(a, "-"):
-			continue
-		case strings.ContainsAny(a, " \t\n;") || isSQL(a):
-			continue // the SQL itself
+	t, ok := readDBArgs("", args, isSQL)
+	if !ok || len(t.dbs) == 0 {
+		return false
+	}
+	for _, db := range t.dbs {
+		if k := strings.LastIndexByte(db, '/'); k >= 0 {
+			db = db[k+1:] // data/test.sqlite3
 		}
-		if k := strings.LastIndexByte(a, '/'); k >= 0 {
-			a = a[k+1:] // postgres://host/app_test
-		}
-		if a, _, _ = strings.Cut(a, "?"); !testDBName.MatchString(a) {
+		if !testDBName.MatchString(db) {
 			return false
 		}
-		n++
 	}
-	return n > 0
+	return true
+}
+
+// dbArgs is what a SQL client's arguments name: the hosts (-h, --host=,
+// mysql's -hHOST, a DSN's host), the databases (operands, -d/--dbname,
+// -D/--database, a DSN's path) and the SQL text (-c/-e/--command/
+// --execute/--eval, operands that read as SQL).
+type dbArgs struct{ hosts, dbs, sql []string }
+
+// readDBArgs reads the arguments of psql, mysql, dropdb, mysqladmin,
+// mongosh (and sqlite3's operands) once for TestDatabase and DevDatabase;
+// ok is false when an option's value is missing. The user, port, password
+// and variables are names of nothing.
+func readDBArgs(name string, args []string, isSQL func(string) bool) (t dbArgs, ok bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		next := func() (string, bool) {
+			if i+1 >= len(args) {
+				return "", false
+			}
+			i++
+			return args[i], true
+		}
+		switch {
+		case a == "-h" || a == "--host" || a == "-c" || a == "-e" || a == "--command" || a == "--execute" || a == "--eval" ||
+			a == "-d" || a == "--dbname" || a == "-D" || a == "--database":
+			v, ok := next()
+			if !ok {
+				return t, false
+			}
+			switch a {
+			case "-h", "--host":
+				t.hosts = append(t.hosts, v)
+			case "-d", "--dbname", "-D", "--database":
+				t.dbs = append(t.dbs, v)
+			default:
+				t.sql = append(t.sql, v)
+			}
+		case strings.HasPrefix(a, "--host="):
+			t.hosts = append(t.hosts, a[len("--host="):])
+		case strings.HasPrefix(a, "-h") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			t.hosts = append(t.hosts, a[2:]) // mysql -hlocalhost
+		case strings.HasPrefix(a, "--dbname=") || strings.HasPrefix(a, "--database="):
+			_, db, _ := strings.Cut(a, "=")
+			t.dbs = append(t.dbs, db)
+		case a == "-f" || a == "--file" || a == "-U" || a == "-u" || a == "--username" || a == "--user" ||
+			a == "-p" || a == "--port" || a == "-P" || a == "--pset" || a == "-v" || a == "--set":
+			i++
+		case strings.HasPrefix(a, "-"):
+		case strings.Contains(a, "://"):
+			if h := HostOf(a); h != "" {
+				t.hosts = append(t.hosts, h)
+			}
+			db := a[strings.Index(a, "://")+3:]
+			if k := strings.IndexByte(db, '/'); k >= 0 {
+				if db, _, _ = strings.Cut(db[k+1:], "?"); db != "" {
+					t.dbs = append(t.dbs, db) // postgres://localhost/app_test
+				}
+			}
+		case strings.ContainsAny(a, " \t\n;") || isSQL(a):
+			t.sql = append(t.sql, a)
+		case Canon(name) == "mysqladmin" && (a == "drop" || a == "create"):
+		default:
+			t.dbs = append(t.dbs, a)
+		}
+	}
+	return t, true
 }
 
 var (
@@ -167,85 +215,29 @@ func DevDatabase(name string, args []string, isSQL func(string) bool) bool {
 	default:
 		return false
 	}
+	t, ok := readDBArgs(name, args, isSQL)
+	if !ok {
+		return false
+	}
+	for _, h := range t.hosts {
+		if PublicAddr(h) {
+			return false
+		}
+	}
 	n := 0
-	for i := 0; i < len(args); i++ {
-		a, host, db := args[i], "", ""
-		switch {
-		case a == "-h" || a == "--host":
-			if i+1 >= len(args) {
-				return false
-			}
-			i++
-			host = args[i]
-		case strings.HasPrefix(a, "--host="):
-			host = a[len("--host="):]
-		case strings.HasPrefix(a, "-h") && len(a) > 2 && !strings.HasPrefix(a, "--"):
-			host = a[2:] // mysql -hlocalhost
-		case a == "-c" || a == "-e" || a == "--command" || a == "--execute" || a == "--eval":
-			if i+1 >= len(args) {
-				return false
-			}
-			i++
-			for _, m := range sqlDropDB.FindAllStringSubmatch(args[i], -1) {
-				if !devDBName.MatchString(m[3]) {
-					return false
-				}
-				n++
-			}
-			continue
-		case a == "-f" || a == "--file" || a == "-U" || a == "-u" || a == "--username" || a == "--user" ||
-			a == "-p" || a == "--port" || a == "-P" || a == "-v" || a == "--set":
-			i++
-			continue
-		case a == "-d" || a == "--dbname" || a == "-D" || a == "--database":
-			if i+1 >= len(args) {
-				return false
-			}
-			i++
-			db = args[i]
-		case strings.HasPrefix(a, "--dbname=") || strings.HasPrefix(a, "--database="):
-			_, db, _ = strings.Cut(a, "=")
-		case strings.HasPrefix(a, "-"):
-			continue
-		case strings.Contains(a, "://"):
-			host = HostOf(a)
-			db = a[strings.Index(a, "://")+3:]
-			if k := strings.IndexByte(db, '/'); k >= 0 {
-				db = db[k+1:]
-			} else {
-				db = ""
-			}
-			db, _, _ = strings.Cut(db, "?")
-			if db == "" {
-				continue
-			}
-		case strings.ContainsAny(a, " \t\n;") || isSQL(a):
-			for _, m := range sqlDropDB.FindAllStringSubmatch(a, -1) {
-				if !devDBName.MatchString(m[3]) {
-					return false
-				}
-				n++
-			}
-			continue
-		case Canon(name) == "mysqladmin" && (a == "drop" || a == "create"):
-			continue
-		default:
-			db = a
-		}
-		if host != "" {
-			if PublicAddr(host) {
-				return false
-			}
-			if db == "" {
-				continue
-			}
-		}
-		if db != "" {
-			if !devDBName.MatchString(db) {
+	for _, q := range t.sql {
+		for _, m := range sqlDropDB.FindAllStringSubmatch(q, -1) {
+			if !devDBName.MatchString(m[3]) {
 				return false
 			}
 			n++
 		}
+	}
+	for _, db := range t.dbs {
+		if !devDBName.MatchString(db) {
+			return false
+		}
+		n++
 	}
 	return n > 0
 }
