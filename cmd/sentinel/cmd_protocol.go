@@ -17,6 +17,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sentinel-guard/sentinel/census"
+	"github.com/sentinel-guard/sentinel/internal/outfile"
+	"github.com/sentinel-guard/sentinel/internal/safefile"
 	"github.com/sentinel-guard/sentinel/judge"
 	"github.com/sentinel-guard/sentinel/protocol"
 	"github.com/sentinel-guard/sentinel/register"
@@ -98,7 +100,7 @@ register, or Rekor unreachable (the seal is kept as pending).`,
 					return fail(exitError, "sealed %s, but the timestamp authority failed: %v (run protocol seal again)", args[0], err)
 				}
 				tsaFile = tsaTokenPath(args[0])
-				if err := os.WriteFile(tsaFile, tok, 0o644); err != nil {
+				if err := outfile.WriteFile(tsaFile, cmd.OutOrStdout(), tok, 0o644); err != nil {
 					return fail(exitError, "%v", err)
 				}
 			}
@@ -385,7 +387,7 @@ func protocolTimestamp(recs []*seal.Record, sum string, pre protocol.Seal, statu
 	if chain == "" {
 		return pre, status, fmt.Sprintf("%s not checked: no --tsa-chain pins the timestamp authority, so the time still rests on the log", token)
 	}
-	tok, err := os.ReadFile(token)
+	tok, err := safefile.ReadFile(token, maxTSAFile) // a FIFO or device is refused, not waited on
 	if err != nil {
 		return protocol.Seal{Missing: "timestamp unreadable"}, status, fmt.Sprintf("timestamp %v", err)
 	}

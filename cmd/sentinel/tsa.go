@@ -10,12 +10,13 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/digitorus/timestamp"
 	"github.com/sigstore/timestamp-authority/v2/pkg/verification"
+
+	"github.com/sentinel-guard/sentinel/internal/safefile"
 )
 
 // An RFC 3161 timestamp over a protocol seal's signed statement, from an
@@ -26,6 +27,10 @@ import (
 
 // tsaTokenPath is where the token of a protocol file is kept.
 func tsaTokenPath(file string) string { return file + ".tsr" }
+
+// maxTSAFile bounds a timestamp token or a pinned chain read from disk
+// (a token is a few KiB, a chain a few certificates).
+const maxTSAFile = 1 << 20
 
 // tsaEndpoint: a bare host (timestamp-authority's server) gets its API path;
 // a URL with a path is used as given (other RFC 3161 authorities).
@@ -96,7 +101,7 @@ func imprintCovers(ts *timestamp.Timestamp, statement []byte) error {
 // root the stranger trusts, the ones before it intermediates (a leaf among
 // them is fine: the token names its own).
 func loadTSAChain(path string) (roots, inter []*x509.Certificate, err error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxTSAFile)
 	if err != nil {
 		return nil, nil, err
 	}
