@@ -2,11 +2,13 @@ package seal
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -37,6 +39,17 @@ type MonitorResult struct {
 	// did not list.
 	Walked    bool `json:"walked"`
 	Unindexed int  `json:"unindexed"`
+	// Keys is how many operator keys were searched for: more than one
+	// when the register rotated (each old key is watched too).
+	Keys int `json:"keys"`
+}
+
+// keysWord names what was searched for, for messages.
+func (m *MonitorResult) keysWord() string {
+	if m.Keys > 1 {
+		return fmt.Sprintf("keys (the %d keys of the register's rotations)", m.Keys)
+	}
+	return "key"
 }
 
 // IndexUnavailableError says the log answered but has no usable search index.
@@ -65,13 +78,14 @@ func (e *IndexUnavailableError) Unwrap() error { return e.Err }
 // entry is integrated), so a seal made seconds ago may not be listed yet;
 // seals the records hold are fetched by UUID by VerifyOnline regardless.
 func Monitor(ctx context.Context, url string, operatorPEM []byte, recs []*Record, key *RekorKey) (*MonitorResult, error) {
-	return monitor(ctx, url, operatorPEM, recs, key, 0)
+	return monitor(ctx, url, [][]byte{operatorPEM}, recs, key, 0)
 }
 
-// monitor is Monitor; with walk > 0 it also reads log entries 0..walk-1
-// by index and adds every one signed by the operator key, so that what it
-// finds does not rest on the (unsigned) search index.
-func monitor(ctx context.Context, url string, operatorPEM []byte, recs []*Record, key *RekorKey, walk int64) (*MonitorResult, error) {
+// monitor is Monitor over every key of ops (the keys of a register that
+// rotated); with walk > 0 it also reads log entries 0..walk-1 by index and
+// adds every one signed by one of them, so that what it finds does not
+// rest on the (unsigned) search index.
+func monitor(ctx context.Context, url string, ops [][]byte, recs []*Record, key *RekorKey, walk int64) (*MonitorResult, error) {
 	c, err := newClient(url)
 	if err != nil {
 		return nil, &UnreachableError{URL: url, Err: err}
@@ -81,19 +95,28 @@ func monitor(ctx context.Context, url string, operatorPEM []byte, recs []*Record
 		sum := sha256.Sum256([]byte(r.Checkpoint))
 		byHash[hex.EncodeToString(sum[:])] = r
 	}
-	q := &models.SearchIndex{PublicKey: &models.SearchIndexPublicKey{Format: ptr(models.SearchIndexPublicKeyFormatX509), Content: operatorPEM}}
-	resp, err := c.Index.SearchIndexContext(ctx, index.NewSearchIndexParams().WithQuery(q))
-	if err != nil {
-		var def *index.SearchIndexDefault
-		if errors.As(err, &def) {
-			return nil, &IndexUnavailableError{URL: url, Err: err}
+	var uuids []string
+	listedOnce := map[string]bool{}
+	for _, op := range ops {
+		q := &models.SearchIndex{PublicKey: &models.SearchIndexPublicKey{Format: ptr(models.SearchIndexPublicKeyFormatX509), Content: op}}
+		resp, err := c.Index.SearchIndexContext(ctx, index.NewSearchIndexParams().WithQuery(q))
+		if err != nil {
+			var def *index.SearchIndexDefault
+			if errors.As(err, &def) {
+				return nil, &IndexUnavailableError{URL: url, Err: err}
+			}
+			return nil, &UnreachableError{URL: url, Err: fmt.Errorf("searching the index: %w", err)}
 		}
-		return nil, &UnreachableError{URL: url, Err: fmt.Errorf("searching the index: %w", err)}
+		for _, u := range resp.Payload {
+			if l := leafPart(strings.ToLower(u)); !listedOnce[l] {
+				listedOnce[l] = true
+				uuids = append(uuids, u)
+			}
+		}
 	}
-	uuids := append([]string(nil), resp.Payload...)
-	res := &MonitorResult{Unaccounted: []LogEntryRef{}}
+	res := &MonitorResult{Unaccounted: []LogEntryRef{}, Keys: len(ops)}
 	if walk > 0 {
-		found, err := walkLog(ctx, c, url, operatorPEM, walk)
+		found, err := walkLog(ctx, c, url, ops, walk)
 		if err != nil {
 			return nil, err
 		}
@@ -157,11 +180,15 @@ func (r LogEntryRef) Describe() string {
 }
 
 // walkLog reads log entries 0..n-1 by index and returns the ids of those
-// whose body names the operator key.
-func walkLog(ctx context.Context, c *genclient.Rekor, url string, operatorPEM []byte, n int64) ([]string, error) {
-	op, err := ParsePublicKey(operatorPEM)
-	if err != nil {
-		return nil, err
+// whose body names one of the operator keys.
+func walkLog(ctx context.Context, c *genclient.Rekor, url string, operatorPEMs [][]byte, n int64) ([]string, error) {
+	var keys []*ecdsa.PublicKey
+	for _, p := range operatorPEMs {
+		op, err := ParsePublicKey(p)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, op)
 	}
 	var out []string
 	for i := int64(0); i < n; i++ {
@@ -178,7 +205,7 @@ func walkLog(ctx context.Context, c *genclient.Rekor, url string, operatorPEM []
 			if json.Unmarshal(body, &hr) != nil || hr.Kind != "hashedrekord" {
 				continue
 			}
-			if pub, err := ParsePublicKey(hr.Spec.Signature.PublicKey.Content); err == nil && pub.Equal(op) {
+			if pub, err := ParsePublicKey(hr.Spec.Signature.PublicKey.Content); err == nil && slices.ContainsFunc(keys, func(k *ecdsa.PublicKey) bool { return pub.Equal(k) }) {
 				out = append(out, strings.ToLower(id))
 			}
 		}

@@ -48,6 +48,10 @@ type OnlineOptions struct {
 	// (StateDir/checkpoints/<log id>): each run proves the log's current
 	// tree consistent with it before trusting anything newer.
 	StateDir string
+	// Operators are more operator keys (PEM) to monitor beside
+	// operatorPEM: the other keys of a register that rotated. An entry
+	// any of them signed must be accounted for.
+	Operators [][]byte
 	// WalkLimit: a log whose tree is no larger is walked entry by entry,
 	// so that the monitor does not rest on the search index (0: never).
 	WalkLimit int64
@@ -98,7 +102,7 @@ func VerifyOnlineWith(ctx context.Context, recs []*Record, key *RekorKey, operat
 	} else if size >= 0 {
 		res.RestsOnIndex = fmt.Sprintf("the log's search index (which the log does not sign) listed the entries for the operator key; an entry it left out would not be seen (the log holds %d entries, more than the %d a walk reads)", size, o.WalkLimit)
 	}
-	m, err := monitor(ctx, res.URL, operatorPEM, recs, key, walk)
+	m, err := monitor(ctx, res.URL, operatorKeys(operatorPEM, o.Operators), recs, key, walk)
 	if err != nil {
 		return res, err
 	}
@@ -108,14 +112,27 @@ func VerifyOnlineWith(ctx context.Context, recs []*Record, key *RekorKey, operat
 		for i, u := range m.Unaccounted {
 			lines[i] = u.Describe()
 		}
-		res.Error = fmt.Sprintf("the log holds %d entr%s signed by the operator key that this register or bundle does not account for "+
+		res.Error = fmt.Sprintf("the log holds %d entr%s signed by the operator %s that this register or bundle does not account for "+
 			"(a later seal cut from a bundle, a register rolled back or its seal rows deleted, or history rewritten and sealed again): %s",
-			n, map[bool]string{true: "y", false: "ies"}[n == 1], strings.Join(lines, "; "))
+			n, map[bool]string{true: "y", false: "ies"}[n == 1], m.keysWord(), strings.Join(lines, "; "))
 	}
 	if m.Walked && m.Unindexed > 0 {
-		res.Error = joinErr(res.Error, fmt.Sprintf("the log's search index left out %d of the %d entries signed by the operator key that walking the log found: the index (or a relay in front of the log) hides entries", m.Unindexed, m.Entries))
+		res.Error = joinErr(res.Error, fmt.Sprintf("the log's search index left out %d of the %d entries signed by the operator %s that walking the log found: the index (or a relay in front of the log) hides entries", m.Unindexed, m.Entries, m.keysWord()))
 	}
 	return res, nil
+}
+
+// operatorKeys is first then more, without repeats (by their PEM text).
+func operatorKeys(first []byte, more [][]byte) [][]byte {
+	seen := map[string]bool{}
+	var out [][]byte
+	for _, k := range append([][]byte{first}, more...) {
+		if k != nil && !seen[string(k)] {
+			seen[string(k)] = true
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func joinErr(a, b string) string {

@@ -60,6 +60,10 @@ type Report struct {
 	Rotations []RotationResult `json:"rotations,omitempty"`
 	// Keys are the register's operator keys in order, when it rotated.
 	Keys string `json:"keys,omitempty"`
+	// ChainKeys are the same keys (the pinned one alone when it never
+	// rotated): every one of them is monitored online, since an old key
+	// can still sign what a register no longer holds.
+	ChainKeys []*ecdsa.PublicKey `json:"-"`
 
 	Online   *OnlineResult `json:"online,omitempty"`
 	Findings []Finding     `json:"findings"`
@@ -79,7 +83,7 @@ type OnlineResult struct {
 	URL      string `json:"url"`
 	TreeSize int64  `json:"tree_size"`
 	Checked  int    `json:"checked"` // seals fetched and proven consistent
-	// Monitor is what the log's search index holds for the operator key.
+	// Monitor is what the log's search index holds for the operator keys.
 	Monitor *MonitorResult `json:"monitor,omitempty"`
 	// Previous is the checkpoint verified on an earlier run that the live
 	// tree was proven consistent with (nil: none kept yet, or no state).
@@ -138,6 +142,7 @@ func VerifyStream(ctx context.Context, registerID string, next EntryStream, recs
 		}
 	}
 	if kc != nil {
+		rep.ChainKeys = kc.Keys()
 		rep.Rotations = kc.Results
 		if kc.Rotated() {
 			rep.Keys = kc.Describe()
@@ -253,9 +258,9 @@ func (rep *Report) Settle() {
 		}
 		if o := rep.Online; o != nil && o.Monitor != nil {
 			if o.Monitor.Walked {
-				rep.Proved += fmt.Sprintf("; walking the whole log (%d entries) found %d entries for the key, all accounted for", o.TreeSize, o.Monitor.Entries)
+				rep.Proved += fmt.Sprintf("; walking the whole log (%d entries) found %d entries for the %s, all accounted for", o.TreeSize, o.Monitor.Entries, o.Monitor.keysWord())
 			} else {
-				rep.Proved += fmt.Sprintf("; the log's index lists %d entries for the key, all accounted for (this rests on the index, which the log does not sign)", o.Monitor.Entries)
+				rep.Proved += fmt.Sprintf("; the log's index lists %d entries for the %s, all accounted for (this rests on the index, which the log does not sign)", o.Monitor.Entries, o.Monitor.keysWord())
 			}
 		}
 	}
@@ -324,9 +329,9 @@ func (rep *Report) WriteText(w io.Writer) {
 		}
 		if m := o.Monitor; m != nil && o.Error == "" {
 			if m.Walked {
-				fmt.Fprintf(w, "online: walking all %d entries of the log found %d signed by the operator key, all accounted for (nothing rests on the search index)\n", o.TreeSize, m.Entries)
+				fmt.Fprintf(w, "online: walking all %d entries of the log found %d signed by the operator %s, all accounted for (nothing rests on the search index)\n", o.TreeSize, m.Entries, m.keysWord())
 			} else {
-				fmt.Fprintf(w, "online: the log's index lists %d entries signed by the operator key, all accounted for\n", m.Entries)
+				fmt.Fprintf(w, "online: the log's index lists %d entries signed by the operator %s, all accounted for\n", m.Entries, m.keysWord())
 			}
 		}
 		if o.RestsOnIndex != "" {

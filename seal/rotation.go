@@ -196,6 +196,17 @@ func (kc *KeyChain) First() *ecdsa.PublicKey { return kc.steps[0].key }
 // Current is the last key of the chain.
 func (kc *KeyChain) Current() *ecdsa.PublicKey { return kc.steps[len(kc.steps)-1].key }
 
+// Keys are the chain's keys in order, the first one first.
+func (kc *KeyChain) Keys() []*ecdsa.PublicKey {
+	out := make([]*ecdsa.PublicKey, 0, len(kc.steps))
+	for _, s := range kc.steps {
+		if s.key != nil {
+			out = append(out, s.key)
+		}
+	}
+	return out
+}
+
 // Has reports whether pub is one of the chain's keys.
 func (kc *KeyChain) Has(pub *ecdsa.PublicKey) bool {
 	for _, s := range kc.steps {

@@ -216,7 +216,15 @@ func verifyOnline(ctx context.Context, rep *seal.Report, recs []*seal.Record, rk
 	if err != nil {
 		return err
 	}
-	res, err := seal.VerifyOnlineWith(ctx, recs, rk, pemBytes, seal.OnlineOptions{URL: url, StateDir: state, WalkLimit: walk})
+	// Every key of the register's rotations is watched: an old key can
+	// still sign a checkpoint of a history the register no longer holds.
+	var more [][]byte
+	for _, k := range rep.ChainKeys {
+		if p, err := seal.PublicKeyPEM(k); err == nil {
+			more = append(more, p)
+		}
+	}
+	res, err := seal.VerifyOnlineWith(ctx, recs, rk, pemBytes, seal.OnlineOptions{URL: url, StateDir: state, WalkLimit: walk, Operators: more})
 	if res == nil {
 		res = &seal.OnlineResult{URL: url}
 	}
