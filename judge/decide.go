@@ -285,6 +285,12 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 		}
 		if p != "" {
 			j.readPath(p, tool+" "+p)
+			if mode, _ := obj["output_mode"].(string); tool == "Grep" && mode == "content" {
+				// matching lines of every file below: the stores among them
+				if r, ok := j.resolve(p, j.cwd); ok {
+					j.treeSecret(r, tool+" "+p)
+				}
+			}
 		}
 		if tool == "Glob" && pat != "" {
 			// the pattern is a path pattern: judge its fixed part, relative

@@ -39,9 +39,11 @@ var _ = rules(
 	Rule{ID: RuleSecretRead, Class: ClassSecrets, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "reading a credential store (keys, tokens, .env, browser profile, keychain)",
 		Alternative: "use the credential through its tool (ssh-agent, aws cli) without reading it",
-		Matches:     "reading a secret path (shell or Read/Grep/Glob), `security find-*/dump-keychain`, `gpg --export-secret-*`, `printenv SECRET_NAME`",
-		Fire:        []string{"cat .env", "cat ~/.ssh/id_rsa", `Read {"file_path":"/home/user/.aws/credentials"}`},
-		Pass:        []string{"cat .env.example", "cat ~/.ssh/id_rsa.pub", "ls ~/.ssh"}},
+		Matches:     "reading a secret path (shell or Read/Grep/Glob): a credential store, a secret file by name, a tool's token file (`~/.m2/settings.xml`, `~/.databrickscfg`, `~/.kaggle/kaggle.json`, ...), a system store (Wi-Fi, VPN), a file below home outside the project and caches whose name or directory says credential, token, auth, secret, password or key (`~/keys/deploy_rsa`, `~/Downloads/prod.pem`); a recursive reader (`grep -r`, `rg`, `tar c`, `cp -r`, Grep with content) over a directory holding a store; `security find-*/dump-keychain`, `gpg --export-secret-*`, `printenv SECRET_NAME`",
+		Fire: []string{"cat .env", "cat ~/.ssh/id_rsa", `Read {"file_path":"/home/user/.aws/credentials"}`, "cat ~/.m2/settings-security.xml",
+			"cat ~/keys/deploy_rsa", "cat ~/.config/tool/auth.json", "grep -r token ~/.config", "cat /etc/NetworkManager/system-connections/home.nmconnection"},
+		Pass: []string{"cat .env.example", "cat ~/.ssh/id_rsa.pub", "ls ~/.ssh", "cat ~/.m2/toolchains.xml", "cat ~/src/app/auth/token.go",
+			"grep -r TODO ~/.config/nvim", "grep -rl token ~/.config", "cat ~/Downloads/ca-bundle.pem"}},
 	Rule{ID: RuleCredentialStoreWrite, Class: ClassSecrets, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "writing into a credential store (~/.ssh, authorized_keys, ~/.aws, ...)",
 		Alternative: "show the operator the change to make",
@@ -318,6 +320,9 @@ func (j *judge) isSecretPath(p string) bool {
 	if p == "/etc/shadow" || p == "/etc/gshadow" || p == "/etc/master.passwd" ||
 		(strings.HasPrefix(p, "/etc/ssh/ssh_host_") && !strings.HasSuffix(p, ".pub")) {
 		return true
+	}
+	if j.toolSecret(p) {
+		return true // protected.go: a system store, a tool's token file, a file shaped like one
 	}
 	if rel, ok := otherHome(p, j.home); ok {
 		// /home/alice/.aws/credentials, /root/.ssh/id_rsa: another user's

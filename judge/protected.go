@@ -57,6 +57,7 @@ var secretFiles = []string{
 	".dev.vars", ".secrets", "secrets.json", "secrets.yml", "secrets.yaml", "secrets.toml",
 	"credentials.json", "credentials.yml", "credentials.yaml", "service-account.json", "google-services.json",
 	"terraform.tfstate", "master.key", ".netrc", ".git-credentials", ".pgpass", ".vault-token", "state.vscdb",
+	".npmrc", ".pypirc", // a registry's auth token, wherever the rc file lies
 }
 
 // secretSuffixes end the names of key and state files: server.key,
@@ -68,6 +69,166 @@ var envSuffixes = []string{"prod.env", "production.env", "staging.env", "stage.e
 // secretDirs are credential stores wherever they lie: a project or a
 // container image may carry its own .aws/credentials or .kube/config.
 var secretDirs = []string{".aws/credentials", ".kube/config", ".docker/config.json", ".gnupg", ".password-store", ".config/gh/hosts.yml"}
+
+// toolCredentials are the configuration files (or directories) of tools
+// that keep a login token or password in them, below home: read, they show
+// it. Writing them is the tool's own business (a Maven mirror, a Gradle
+// JVM option), judged as the dotfile or persistence point it may be.
+var toolCredentials = []string{
+	// build tools and package registries
+	".m2/settings.xml", ".m2/settings-security.xml", ".gradle/gradle.properties", ".yarnrc.yml", ".yarnrc",
+	".config/composer/auth.json", ".composer/auth.json", ".bundle/config", ".nuget/NuGet/NuGet.Config",
+	".config/NuGet/NuGet.Config", ".jfrog", ".config/jfrog",
+	// data, hosting and cloud platforms
+	".databrickscfg", ".dbt/profiles.yml", ".snowsql/config", ".snowflake", ".wrangler/config", ".config/.wrangler",
+	".config/configstore/firebase-tools.json", ".local/share/com.vercel.cli", "Library/Application Support/com.vercel.cli",
+	".fly/config.yml", ".config/ngrok", ".ngrok2", "Library/Application Support/ngrok", ".cache/huggingface/token",
+	".cache/huggingface/stored_tokens", ".huggingface/token", ".kaggle/kaggle.json", ".config/kaggle/kaggle.json",
+	".config/stripe", ".circleci/cli.yml", ".sentryclirc", ".config/helm/repositories.yaml", ".config/glab-cli",
+	".config/netlify/config.json", ".netlify/config.json", ".railway/config.json", ".supabase/access-token",
+	".oci", ".pulumi/credentials.json", ".aliyun/config.json", ".config/openstack/clouds.yaml", ".config/linode-cli",
+	".config/scw/config.yaml", ".cloudflared", ".config/heroku", ".local/share/heroku/config.json",
+	".config/containers/auth.json", ".config/tailscale", ".config/1Password", ".config/Bitwarden CLI",
+	// mail and network logins
+	".msmtprc", ".mbsyncrc", ".fetchmailrc", ".authinfo", ".authinfo.gpg", ".config/aerc/accounts.conf",
+	".smbcredentials", ".thunderbird", "Library/Thunderbird", ".local/share/evolution/mail",
+	// a shell history kept in a database (atuin): what was typed, tokens among it
+	".local/share/atuin/history.db",
+}
+
+// systemCredentials are the system's stores of network and service
+// passwords: Wi-Fi and VPN keys, PPP and IPsec secrets, TLS private keys.
+var systemCredentials = []string{
+	"/etc/wpa_supplicant", "/etc/NetworkManager/system-connections", "/var/lib/iwd", "/etc/ppp/chap-secrets",
+	"/etc/ppp/pap-secrets", "/etc/ipsec.secrets", "/etc/ssl/private", "/etc/letsencrypt/archive", "/etc/letsencrypt/keys",
+}
+
+// secretWords in a file's name say it holds a credential (deploy_rsa,
+// vault_pass.txt, hf_token, prod-server.pem is judged by its suffix);
+// secretDirWords in a directory's name say everything in it does
+// (~/keys/, ~/secrets/).
+var (
+	secretWords    = []string{"token", "tokens", "secret", "secrets", "password", "passwords", "passwd", "pass", "passphrase", "creds", "credential", "credentials", "apikey", "privkey", "rsa", "dsa", "ecdsa", "ed25519", "auth", "authinfo", "oauth", "key", "keys"}
+	secretDirWords = []string{"keys", "secrets", "credentials", "creds", "tokens", "passwords", "private"}
+	// secretSubwords say it inside a longer word (smbcredentials, mypassword)
+	secretSubwords = []string{"credential", "password", "passwd", "secret", "apikey", "privkey"}
+	// publicWords name a certificate, not a key (ca.pem, fullchain.pem)
+	publicWords = []string{"cert", "certs", "certificate", "crt", "ca", "chain", "fullchain", "bundle", "root", "cacert", "rootca"}
+	// notSecretExts are code, documentation and markup: a program or a page
+	// about tokens (token.go, auth.md) holds none
+	notSecretExts = []string{".go", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".py", ".pyc", ".rb", ".rs", ".java", ".kt", ".c", ".h",
+		".cc", ".cpp", ".hpp", ".cs", ".php", ".swift", ".sh", ".bash", ".zsh", ".fish", ".lua", ".vim", ".el", ".elc", ".md", ".rst",
+		".html", ".css", ".scss", ".svg", ".png", ".jpg", ".gif", ".ico", ".map", ".d", ".o", ".so", ".pub", ".lock", ".log"}
+)
+
+// secretShape reports a file below home (rel: its path below it), outside
+// the project, the caches and installed code, whose name or directory says
+// it holds a credential: ~/keys/deploy_rsa, ~/Downloads/prod-server.pem,
+// ~/.ansible/vault_pass.txt, ~/.config/containers/auth.json, a tool's
+// token file. A file of code or documentation (token.go, auth.md) and a
+// public key or certificate (id_rsa.pub, ca.pem) are not.
+func secretShape(rel string) bool {
+	if rel == "" || strings.ContainsAny(rel, "*?[") {
+		return false
+	}
+	for _, d := range []string{"node_modules/", "site-packages/", "dist-packages/", ".git/", "vendor/", "share/doc/", "go/pkg/", "src/", "man/"} {
+		if strings.HasPrefix(rel, d) || strings.Contains(rel, "/"+d) {
+			return false // installed code and its documentation
+		}
+	}
+	parts := strings.Split(strings.ToLower(rel), "/")
+	base := parts[len(parts)-1]
+	for _, x := range notSecretExts {
+		if strings.HasSuffix(base, x) {
+			return false
+		}
+	}
+	if strings.HasPrefix(base, "readme") || strings.HasPrefix(base, "license") || strings.HasPrefix(base, "changelog") {
+		return false // documentation next to the keys
+	}
+	words := strings.FieldsFunc(base, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
+	if contains(words, "pub") || contains(words, "public") {
+		return false // the public half of a key pair
+	}
+	for _, w := range words {
+		if contains(secretWords, w) {
+			return true
+		}
+		for _, s := range secretSubwords {
+			if strings.Contains(w, s) {
+				return true
+			}
+		}
+	}
+	if strings.HasSuffix(base, ".pem") {
+		for _, w := range words {
+			if contains(publicWords, w) {
+				return false // ca.pem, fullchain.pem, cert.pem: certificates
+			}
+		}
+		return true // a private key by its kind (prod-server.pem)
+	}
+	if strings.HasSuffix(base, ".ovpn") {
+		return true // a VPN profile with its key inline (a password vault is encrypted: its CLI is the printer)
+	}
+	for _, d := range parts[:len(parts)-1] {
+		if contains(secretDirWords, strings.TrimPrefix(d, ".")) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolSecret reports a secret by what holds it rather than by its name
+// alone: a system store (systemCredentials), a tool's token file below
+// this or another user's home (toolCredentials), or, below home outside
+// the project and the caches, a file shaped like one (secretShape).
+func (j *judge) toolSecret(p string) bool {
+	for _, s := range systemCredentials {
+		if under(p, s) {
+			return true
+		}
+	}
+	rel := j.relHome(p)
+	if rel == "" {
+		other, ok := otherHome(p, j.home)
+		if !ok {
+			// $XDG_RUNTIME_DIR: podman's and skopeo's login (/run/user/1000/containers/auth.json)
+			if rest, ok := strings.CutPrefix(p, "/run/user/"); ok {
+				_, below, _ := strings.Cut(rest, "/")
+				return secretShape(below)
+			}
+			return false
+		}
+		rel = other
+	}
+	for _, s := range toolCredentials {
+		if rel == s || strings.HasPrefix(rel, s+"/") {
+			return true
+		}
+	}
+	if j.project != "" && under(p, j.project) || j.cache(p) {
+		return false // the project's files by name (secretFiles); caches hold downloads
+	}
+	return secretShape(rel)
+}
+
+// holdsSecret reports a directory below home (or home itself) that holds
+// a credential store or a tool's token file: a reader of the whole tree
+// (grep -r, tar, cp -r of ~/.config) reads them.
+func (j *judge) holdsSecret(p string) bool {
+	if j.home == "" || !under(p, j.home) {
+		return false
+	}
+	for _, list := range [][]string{credentialStores, toolCredentials, histories} {
+		for _, s := range list {
+			if strictlyUnder(j.home+"/"+s, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // backupSuffixes are what editors and people add to a copy.
 var backupSuffixes = []string{".bak", ".backup", ".old", ".orig", ".save", ".copy", "~"}

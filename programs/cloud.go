@@ -50,7 +50,9 @@ var _ = register(
 		},
 		PrintsCredentials: func(a []string) bool {
 			return sub(a, "account", "get-access-token") || sub(a, "keyvault", "secret", "show") ||
-				sub(a, "storage", "account", "keys", "list") || sub(a, "acr", "login") && has(a, "--expose-token")
+				sub(a, "storage", "account", "keys", "list") || sub(a, "acr", "login") && has(a, "--expose-token") ||
+				// a new service principal's or app's password is printed once, on creation or reset
+				sub(a, "ad", "sp", "credential", "reset") || sub(a, "ad", "app", "credential", "reset") || sub(a, "ad", "sp", "create-for-rbac")
 		}},
 	&Program{Name: "azcopy", Kind: NetSender | Uploader, Uploads: func([]string) bool { return true }},
 	&Program{Name: "kubectl", Names: []string{"oc", "kubecolor"}, Kind: CredPrinter | Runner | EnvSetup | Cluster, Opts: kubectlSpec,
@@ -111,10 +113,34 @@ var _ = register(
 	// stored secret for the server named on stdin (Lookup: by prefix).
 	&Program{Name: "docker-credential", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return sub(a, "get") }},
 	&Program{Name: "git-credential", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return sub(a, "get") }},
-	&Program{Name: "doctl", Names: []string{"linode-cli", "hcloud", "ibmcloud", "oci", "scw", "exo", "vultr-cli", "railway", "render", "firebase"},
+	&Program{Name: "doctl", Names: []string{"linode-cli", "hcloud", "ibmcloud", "oci", "scw", "exo", "vultr-cli", "render", "firebase"},
 		Kind: Cloud, Destroys: cloudVerbs(false, false)},
+	// railway variables prints the service's variables with their values
+	&Program{Name: "railway", Kind: Cloud | CredPrinter, Destroys: cloudVerbs(false, false), PrintsCredentials: func(a []string) bool {
+		return (sub(a, "variables") || sub(a, "vars") || sub(a, "variable", "list")) && !has(a, "--set", "-s")
+	}},
 	&Program{Name: "vercel", Kind: Cloud, Destroys: cloudVerbs(true, true)},
-	&Program{Name: "supabase", Kind: Cloud | TaskRunner, Destroys: cloudVerbs(false, false)},
+	// supabase status -o env|json prints the project's API and service-role keys as data
+	&Program{Name: "supabase", Kind: Cloud | TaskRunner | CredPrinter, Destroys: cloudVerbs(false, false), PrintsCredentials: func(a []string) bool {
+		return sub(a, "status") && anyPrefix(a, "-o", "--output") || sub(a, "secrets", "list") && has(a, "--output", "-o")
+	}},
+	// keepassxc-cli show -s / -a Password prints an entry's protected
+	// fields; export prints the whole vault (ls, search print names only)
+	&Program{Name: "keepassxc-cli", Kind: CredPrinter, PrintsCredentials: func(a []string) bool {
+		if sub(a, "export") {
+			return true
+		}
+		if !sub(a, "show") {
+			return false
+		}
+		for i, x := range a {
+			if x == "-s" || x == "--show-protected" || (x == "-a" || x == "--attributes") && i+1 < len(a) && strings.EqualFold(a[i+1], "password") ||
+				strings.EqualFold(x, "--attributes=password") {
+				return true
+			}
+		}
+		return false
+	}},
 	&Program{Name: "terraform", Names: []string{"tofu", "terragrunt"}, Kind: Infra | CredPrinter, Destroys: terraformDestroys,
 		PrintsCredentials: terraformPrintsSecrets},
 	&Program{Name: "pulumi", Names: []string{"cdk", "cdktf", "serverless", "sls"}, Kind: Infra,

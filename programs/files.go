@@ -303,3 +303,48 @@ func CopiesStdin(name string, args []string) bool {
 	}
 	return false
 }
+
+// ReadsTree reports a reader that, given a directory operand, reads every
+// file below it and prints or packs their content: grep -r, rg, ag, ack,
+// tar and zip -r creating an archive, cp -r, rsync -r/-a, scp -r, 7z a,
+// ditto. What it lists by name only (rg --files, grep -rl) reads no content
+// into the transcript.
+func ReadsTree(name string, args []string) bool {
+	base := name
+	if k := strings.LastIndexByte(base, '/'); k >= 0 {
+		base = base[k+1:]
+	}
+	namesOnly := has(args, "-l", "-L", "-c", "--files", "--files-with-matches", "--files-without-match", "--count", "-q", "--quiet") ||
+		anyPrefix(args, "--files")
+	switch Canon(name) {
+	case "grep":
+		if base == "ag" || base == "ack" {
+			return !namesOnly
+		}
+		if base == "zgrep" {
+			return false
+		}
+		return !namesOnly && (HasShortFlag(args, 'r') || HasShortFlag(args, 'R') ||
+			has(args, "--recursive", "--dereference-recursive", "--directories=recurse"))
+	case "rg":
+		return !namesOnly
+	case "tar":
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			args = append([]string{"-" + args[0]}, args[1:]...)
+		}
+		o := Parse(args, tarSpec)
+		return o.Has('c', "create") || o.Has('r', "append") || o.Has('u', "update")
+	case "zip":
+		return HasShortFlag(args, 'r') || has(args, "--recurse-paths")
+	case "cp", "scp":
+		return HasShortFlag(args, 'r') || HasShortFlag(args, 'R') || HasShortFlag(args, 'a') || has(args, "--recursive", "--archive")
+	case "rsync":
+		return HasShortFlag(args, 'r') || HasShortFlag(args, 'a') || has(args, "--recursive", "--archive")
+	case "7z":
+		o := Operands(args)
+		return len(o) > 0 && (o[0] == "a" || o[0] == "u")
+	case "ditto":
+		return true
+	}
+	return false
+}

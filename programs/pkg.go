@@ -20,7 +20,7 @@ var _ = register(
 			return nil
 		},
 		PrintsCredentials: func(a []string) bool {
-			return sub(a, "token", "list") || sub(a, "config", "get") && len(a) > 2 && strings.Contains(a[2], "authToken") || sub(a, "config", "list") && has(a, "-l", "--long", "--json")
+			return sub(a, "token", "list") || sub(a, "token", "create") || sub(a, "config", "get") && len(a) > 2 && strings.Contains(a[2], "authToken") || sub(a, "config", "list") && has(a, "-l", "--long", "--json")
 		}},
 	// npx runs a package's command (npx rimraf DIR is rm -rf DIR).
 	&Program{Name: "npx", Names: []string{"bunx", "pnpx"}, Kind: TaskRunner, CodeIn: npmExecCode},
