@@ -69,7 +69,9 @@ func (j *judge) exec(all []parse.Exec, i int) {
 	}
 	if j.unreadableScript(e, detail) {
 	} else if e.RunsCode != nil {
-		j.runsCodeFrom(e.RunsCode.Sources, detail, disk)
+		// a build tool or database client's own language: only fetched
+		// or decoded code counts, as in a script on disk
+		j.runsCodeFrom(e.RunsCode.Sources, detail, disk || e.RunsCode.How == parse.HowStdinReader)
 	} else if src, ok := procSubstCode(e); ok {
 		j.runsCode(src, detail)
 	}

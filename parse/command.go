@@ -184,9 +184,13 @@ func (w *walker) run(sc *scope, c *cmd) output {
 			case programs.ShellSyntax(name):
 				w.shell(sc, c, name)
 				return output{srcs: []string{name}, data: -1}
-			case programs.Scanned(programs.LangOf(name)):
-				w.interpreter(sc, c, name, programs.LangOf(name))
+			case p.Is(programs.Interpreter):
+				// python, node: their code is read; julia, lua, Rscript:
+				// not, but what they run it from still counts
+				w.interpreter(sc, c, name, p.Lang)
 				return output{srcs: []string{name}, data: -1}
+			case !c.help && programs.CodeOnStdin(name, staticPrefix(c.argv[1:])):
+				return w.stdinReader(c, name) // make -f -, gdb -x /dev/stdin, sqlite3
 			default:
 				return w.plain(c, name)
 			}
@@ -834,6 +838,10 @@ func (w *walker) parallel(sc *scope, c *cmd) {
 	var sources []arg
 	if end >= 0 {
 		template, sources = rest[:end], rest[end:]
+	}
+	if len(rest) == 0 {
+		w.stdinCode(c, "parallel", "") // curl ... | parallel: each line read is a command
+		return
 	}
 	w.emit(c)
 	o := Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: "parallel"}

@@ -56,6 +56,11 @@ const (
 	HowUnjudgedCode = "unjudged-code"
 )
 
+// HowStdinReader is the How of a program that is no shell or interpreter running code it
+// reads on stdin (make -f -, gdb -x /dev/stdin, sqlite3): the judge counts
+// only code fetched or decoded.
+const HowStdinReader = "stdin-reader"
+
 // diskText asks Options.Files about the file a static word names, for a
 // run by lang's interpreter ("" the shell).
 func (w *walker) diskText(c *cmd, a arg, lang string) (File, string) {

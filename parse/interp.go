@@ -85,6 +85,9 @@ func interpCode(args []arg, p *programs.Program) (code *arg, flag string, found,
 		}
 		return nil, "eval", true, false
 	}
+	if p.RunVerb != "" && len(args) > 0 && args[0].Static && args[0].Value == p.RunVerb {
+		args = args[1:] // deno run -A -: the script, or stdin, follows
+	}
 	// The program model's grammar: the options whose value is code, those
 	// that take a value, those whose value is attached (perl -i.bak, -Mmod).
 	codeShort, withArg, attached := p.Inline, p.Opts.Short, p.Attached

@@ -129,6 +129,29 @@ func (w *walker) stdinCode(c *cmd, name, lang string) {
 	}
 }
 
+// stdinReader handles a program that is no shell or interpreter reading
+// the code it runs on stdin (programs.CodeOnStdin): that code is in no
+// language parse reads, so only where it comes from is known.
+func (w *walker) stdinReader(c *cmd, name string) output {
+	if in := c.stdin; in != nil && !in.file && !in.static {
+		c.runs = &DynamicCode{How: HowStdinReader, Sources: in.srcs}
+	}
+	return w.plain(c, name) // its SQL or script operands are still read
+}
+
+// staticPrefix are the values of the words before the first one known
+// only at run time.
+func staticPrefix(args []arg) []string {
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		if !a.Static {
+			break
+		}
+		out = append(out, a.Value)
+	}
+	return out
+}
+
 // ssh HOST [CMD...]: the remote command is the words after the host,
 // joined by spaces and run by the remote shell.
 func (w *walker) ssh(sc *scope, c *cmd) {

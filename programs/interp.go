@@ -17,12 +17,37 @@ var _ = register(
 	&Program{Name: "bun", Kind: Interpreter | PkgManager | TaskRunner, Lang: "js", Opts: S("r"), Inline: "ep", InlineLong: jsInlineLong, RunVerb: "run",
 		Installs: []string{"install", "add"}, InstallRunsCode: true, Manifest: "package.json"},
 	&Program{Name: "perl", Kind: Interpreter, Lang: "perl", Opts: S("I"), Inline: "eE", Attached: "iIMmlx0dDC", Check: "c", CheckRuns: true},
-	&Program{Name: "ruby", Names: []string{"jruby"}, Kind: Interpreter, Lang: "ruby", Opts: S("IrC"), Inline: "e", Attached: "iIx0lKTWEF", Check: "c"},
+	&Program{Name: "ruby", Names: []string{"jruby", "truffleruby", "irb"}, Kind: Interpreter, Lang: "ruby", Opts: S("IrC"), Inline: "e", Attached: "iIx0lKTWEF", Check: "c"},
 	&Program{Name: "php", Kind: Interpreter | TaskRunner, Lang: "php", Opts: S("cdfz"), Inline: "rBRE", Check: "l", ScriptOpt: 'f'},
 	&Program{Name: "lua", Names: []string{"luajit"}, Kind: Interpreter, Lang: "lua", Opts: S("l"), Inline: "e"},
 	&Program{Name: "Rscript", Kind: Interpreter, Lang: "r", Inline: "e"},
 	&Program{Name: "tclsh", Names: []string{"wish"}, Kind: Interpreter, Lang: "tcl"},
 	&Program{Name: "osascript", Kind: Interpreter, Lang: "applescript", Inline: "e"},
+	// Languages whose code is not read (Scanned): what they run from stdin
+	// or a script file still counts (curl | julia, curl -o x.jl && julia
+	// x.jl), and so does inline code known only at run time.
+	&Program{Name: "julia", Kind: Interpreter, Lang: "julia", Opts: S("JLpt", "project", "sysimage", "load", "threads", "procs"), Inline: "eE",
+		InlineLong: []string{"eval", "print"}},
+	&Program{Name: "elixir", Kind: Interpreter, Lang: "elixir", Opts: S("r", "require", "pa", "pz"), Inline: "e",
+		InlineLong: []string{"eval"}},
+	&Program{Name: "xonsh", Kind: Interpreter, Lang: "xonsh", Inline: "c"},
+	&Program{Name: "nu", Names: []string{"nushell"}, Kind: Interpreter, Lang: "nu", Opts: S("", "config", "env-config"), Inline: "c",
+		InlineLong: []string{"commands"}},
+	&Program{Name: "elvish", Kind: Interpreter, Lang: "elvish", Inline: "c"},
+	&Program{Name: "racket", Kind: Interpreter, Lang: "racket", Inline: "e", InlineLong: []string{"eval"}},
+	&Program{Name: "guile", Kind: Interpreter, Lang: "scheme", Inline: "c"},
+	&Program{Name: "sbcl", Names: []string{"clisp", "ecl"}, Kind: Interpreter, Lang: "lisp", InlineLong: []string{"eval"}},
+	&Program{Name: "ocaml", Names: []string{"runghc", "runhaskell", "escript", "jshell", "kotlin"}, Kind: Interpreter, Lang: "other"},
+	&Program{Name: "scala", Names: []string{"groovy", "clojure", "clj", "bb", "janet", "qjs", "raku", "rakudo", "perl6"}, Kind: Interpreter,
+		Lang: "other", Inline: "e"},
+	&Program{Name: "octave", Kind: Interpreter, Lang: "octave", InlineLong: []string{"eval"}},
+	&Program{Name: "swift", Kind: Interpreter, Lang: "swift", Inline: "e"},
+	&Program{Name: "dart", Kind: Interpreter, Lang: "dart", RunVerb: "run"},
+	// java Main.java runs the source file, java -jar app.jar the jar.
+	&Program{Name: "java", Kind: Interpreter, Lang: "java"},
+	&Program{Name: "bats", Kind: Interpreter, Lang: "bats"},
+	// m4's syscmd and esyscmd run shell commands.
+	&Program{Name: "m4", Kind: Interpreter, Lang: "m4", Opts: S("DUIdlo")},
 	&Program{Name: "awk", Names: []string{"gawk", "mawk", "nawk"}, Kind: Reader, Lang: "awk", Opts: S("fvF"),
 		CodeIn: awkCode, Outputs: awkOutputs, Inputs: awkInputs},
 )

@@ -122,6 +122,11 @@ type Program struct {
 	// "-" for stdin) and the directory given (tar -x -C DIR, unzip -d DIR;
 	// "" when it unpacks in place).
 	Unpacks func(args []string) (archive, dest string, ok bool)
+	// StdinCode reports arguments that make a program that is no shell or
+	// interpreter take the code it runs from stdin (make -f -, cmake -P
+	// /dev/stdin, gdb -x /dev/stdin, sqlite3 with no SQL operand):
+	// stdincode.go, CodeOnStdin.
+	StdinCode func(args []string) bool
 	// Attaches reports whether the arguments hand a program to the
 	// network connection (nc -e /bin/sh, socat EXEC:/bin/sh): whoever is at
 	// the other end drives it.
