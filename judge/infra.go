@@ -33,15 +33,21 @@ var _ = rules(
 	Rule{ID: RuleInfraCloudDelete, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "deleting or terminating cloud resources",
 		Alternative: "ask the operator; use a dry run first",
-		Matches:     "`aws … delete-*/terminate-*/deregister-*`, `aws s3 rb/rm`, `gcloud/az/doctl/… delete/destroy`, `gh repo delete`, `heroku apps:destroy/pg:reset`; a repository deleted, archived or transferred by a hosting CLI: `gh repo archive`, `glab repo delete`, `hub delete`, `tea repo delete`, `gh api`/`glab api` writes to the repository with `archived=true`, to `…/transfer` (programs/hosting.go)",
-		Fire:        []string{"aws ec2 terminate-instances --instance-ids i-1", "gh repo delete org/repo --yes", "gh repo archive org/repo -y", "glab repo delete group/app --yes", "gh api repos/org/repo/transfer -f new_owner=someone"},
-		Pass:        []string{"aws ec2 describe-instances", "gh repo view org/repo", "glab repo archive group/app", "gh api repos/org/repo/transfer", "gh repo unarchive org/repo"}},
+		Matches:     "an operation whose verb is of the delete family of the lexicon (programs/effects.go: delete, terminate, destroy, deregister, purge, remove, drop, truncate, wipe, flush, erase, abandon, ...; the verb of `stop-instances`, `batch-delete-image`, `sites:delete`, `purge_queue`): `aws … delete-*/terminate-*/batch-delete-*`, `aws s3 rb/rm`, `gcloud/az/doctl/sam/eb/wrangler/turso/neonctl/openstack/databricks/rabbitmqctl/… delete/destroy`, `netlify sites:delete`, `hdfs dfs -rm`, `kafka-topics --delete`, `glab api -X DELETE`, `gh repo delete`, `heroku apps:destroy/pg:reset`; a repository deleted, archived or transferred by a hosting CLI: `gh repo archive`, `glab repo delete`, `hub delete`, `tea repo delete`, `gh api`/`glab api` writes to the repository with `archived=true`, to `…/transfer` (programs/hosting.go)",
+		Fire:        []string{"aws ec2 terminate-instances --instance-ids i-1", "aws ecr batch-delete-image --repository-name r --image-ids imageTag=x", "netlify sites:delete s", "sam delete --stack-name s", "hdfs dfs -rm -r /data", "gh repo delete org/repo --yes", "gh repo archive org/repo -y", "glab repo delete group/app --yes", "gh api repos/org/repo/transfer -f new_owner=someone"},
+		Pass:        []string{"aws ec2 describe-instances", "aws ecr describe-images --repository-name r", "netlify sites:list", "sam validate", "hdfs dfs -ls /data", "gh repo view org/repo", "glab repo archive group/app", "gh api repos/org/repo/transfer", "gh repo unarchive org/repo"}},
 	Rule{ID: RuleDataSqlDestructive, Class: ClassInfrastructure, Severity: SevCritical, Decision: Deny, Catastrophic: false,
 		Reason:      "DROP, TRUNCATE or an unbounded DELETE/UPDATE sent to a database",
 		Alternative: "back up first; add a WHERE clause; let the operator run it",
-		Matches:     "`DROP`, `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE` or with one that bounds nothing (`WHERE 1=1`, `WHERE true`) in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs, a file written earlier in the command or the session, or already on disk (read bounded: a FIFO, a device or a file over the script cap adds nothing), and fed to a client (`psql -f F`, `mysql < F`, `sqlite3 DB '.read F'`, `redis-cli < F`) or to a raw sender (`nc HOST PORT < F`, `printf 'FLUSHALL\r\n' | nc`); `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL`, mongo `dropDatabase()`; not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`), nor the developer's own store (programs/db.go DevDatabase): a development or test sqlite3 file in the project (`dev.db`), redis-cli -h on loopback, a development or test database (`app_dev`, `myapp_test`) on loopback or the local socket, unless an assignment in effect (`PGHOST=`, `MYSQL_HOST=`, programs.ServerEnv) points the client at another server",
-		Fire:        []string{"psql -c 'DROP TABLE users'", "dropdb production", "psql -c 'TRUNCATE TABLE users' prod_db", "redis-cli -h cache.prod.example.com FLUSHALL", "psql -h db.prod.example.com -c 'DROP DATABASE app_dev'", "sqlite3 /var/lib/app/app.db 'DROP TABLE users'", "PGHOST=db.prod.example.com psql -c 'DROP DATABASE app_dev'", "export MYSQL_HOST=10.0.0.5; mysql -e 'drop database test_db'"},
-		Pass:        []string{"psql -c 'SELECT count(*) FROM users'", "redis-cli -h localhost FLUSHALL", "dropdb myapp_test", "psql -h localhost -c 'DROP DATABASE app_dev'", "sqlite3 dev.db 'DROP TABLE users'", "psql -c 'DELETE FROM users WHERE id = 3'", "psql -c 'TRUNCATE TABLE test_fixtures' test_db"}},
+		Matches:     "`DROP`, `TRUNCATE`, `ALTER TABLE … DROP`, sessions cut off (`pg_terminate_backend(`, `CONNECTION LIMIT 0`), `DELETE`/`UPDATE` without `WHERE` or with one that bounds nothing (`WHERE 1=1`, `WHERE true`, a column compared with itself, `WHERE id > 0`) in `psql -c`, `mysql -e`, `sqlite3 DB SQL`, piped `echo … | psql`, heredocs, a file written earlier in the command or the session, or already on disk (read bounded: a FIFO, a device or a file over the script cap adds nothing), and fed to a client (`psql -f F`, `mysql < F`, `sqlite3 DB '.read F'`, `redis-cli < F`) or to a raw sender (`nc HOST PORT < F`, `printf 'FLUSHALL\r\n' | nc`); `dropdb`, `mysqladmin drop`, `redis-cli FLUSHALL` (also inside `EVAL`), `redis-cli SHUTDOWN`, `pg_restore --clean`, `mongorestore --drop`, mongo `dropDatabase()`, a script file a client runs (`cqlsh -f F`, `mongosh URI F.js`); destructive SQL handed to a cloud CLI (`wrangler d1 execute --remote --command`, not `--local`); not when every database named is a test one (`test_db`, `app_test`, `test.sqlite3`), nor the developer's own store (programs/db.go DevDatabase): a development or test sqlite3 file in the project (`dev.db`), redis-cli -h on loopback, a development or test database (`app_dev`, `myapp_test`) on loopback or the local socket, unless an assignment in effect (`PGHOST=`, `MYSQL_HOST=`, programs.ServerEnv) points the client at another server",
+		Fire: []string{"psql -c 'DROP TABLE users'", "dropdb production", "psql -c 'TRUNCATE TABLE users' prod_db", "redis-cli -h cache.prod.example.com FLUSHALL", "psql -h db.prod.example.com -c 'DROP DATABASE app_dev'", "sqlite3 /var/lib/app/app.db 'DROP TABLE users'", "PGHOST=db.prod.example.com psql -c 'DROP DATABASE app_dev'", "export MYSQL_HOST=10.0.0.5; mysql -e 'drop database test_db'",
+			"psql -h db.example.com -c 'ALTER TABLE users DROP COLUMN email'", "sqlite3 /srv/app.db 'DELETE FROM users WHERE id = id'",
+			"pg_restore --clean -d postgresql://db.example.com/app app.dump", "mongorestore --drop --uri mongodb://db.example.com/app dump/",
+			"redis-cli -h cache.example.com EVAL \"return redis.call('FLUSHALL')\" 0", "wrangler d1 execute app --remote --command 'DROP TABLE users'"},
+		Pass: []string{"psql -c 'SELECT count(*) FROM users'", "redis-cli -h localhost FLUSHALL", "dropdb myapp_test", "psql -h localhost -c 'DROP DATABASE app_dev'", "sqlite3 dev.db 'DROP TABLE users'", "psql -c 'DELETE FROM users WHERE id = 3'", "psql -c 'TRUNCATE TABLE test_fixtures' test_db",
+			"psql -h db.example.com -c 'ALTER TABLE users ADD COLUMN age int'", "sqlite3 /srv/app.db 'DELETE FROM users WHERE id = 7'",
+			"pg_restore -d postgresql://db.example.com/app app.dump", "mongorestore --uri mongodb://db.example.com/app dump/",
+			"redis-cli -h cache.example.com INFO", "wrangler d1 execute app --local --command 'DROP TABLE users'"}},
 	Rule{ID: RuleDataDbReset, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "dropping or resetting a database through an ORM or admin tool",
 		Alternative: "ask the operator; migrate instead of reset",
@@ -78,6 +84,10 @@ func ownServer(e *parse.Exec) bool {
 // destroys judges a program that tears down what it manages (the model's
 // Destroys): infrastructure, cluster and cloud resources, databases.
 func (j *judge) destroys(e *parse.Exec, p *programs.Program, args []string, detail string) {
+	if remoteSQL(p, args) {
+		j.add(RuleDataSqlDestructive, detail) // wrangler d1 execute DB --remote --command 'DROP TABLE users'
+		return
+	}
 	if p.Destroys == nil || !p.Destroys(args) {
 		return
 	}
@@ -95,19 +105,22 @@ func (j *judge) destroys(e *parse.Exec, p *programs.Program, args []string, deta
 	case p.Is(programs.Storage):
 		j.add(RuleDiskFormat, detail) // lvremove, zpool destroy, cryptsetup luksErase (programs/storage.go)
 	case p.Is(programs.Cloud):
-		if !programs.WipesStorage(p.Name, args) {
+		if !programs.WipesStorage(e.Name, args) {
 			j.add(RuleInfraCloudDelete, detail) // else INFRA-STORAGE-WIPE (infradata.go)
 		}
 	}
 }
 
 var (
-	sqlDrop   = lazyRegexp(`(?i)(\b(drop\s+(table|database|schema|view|index|user|role|owned|collection|keyspace|materialized)|truncate(\s+table)?\s+[\w."` + "`" + `\[]|dropdatabase\s*\(|flushall|flushdb)|\.drop\s*\(\s*\))`)
+	sqlDrop   = lazyRegexp(`(?i)(\b(alter\s+table\s+\S+\s+drop\s|pg_terminate_backend\s*\(|connection\s+limit\s+0\b|allow_connections\s*(=\s*)?false|drop\s+(table|database|schema|view|index|user|role|owned|collection|keyspace|materialized)|truncate(\s+table)?\s+[\w."` + "`" + `\[]|dropdatabase\s*\(|flushall|flushdb)|\.drop\s*\(\s*\))`)
 	sqlDelete = lazyRegexp(`(?i)\bdelete\s+from\b`)
 	sqlUpdate = lazyRegexp(`(?i)\bupdate\s+[\w."` + "`" + `\[\]]+\s+set\b`)
 	sqlWhere  = lazyRegexp(`(?i)\bwhere\b`)
 	// WHERE 1=1, WHERE true, WHERE 'a'='a' bound nothing: a mass delete
 	sqlWhereTrue = lazyRegexp(`(?i)\bwhere\s+\(?\s*(1\s*=\s*1|true|1|'(\w*)'\s*=\s*'(\w*)')\s*\)?\s*(;|$|\b(limit|returning|order|or)\b)`)
+	// WHERE id = id, WHERE id > 0: a condition every row meets
+	sqlWhereSelf = lazyRegexp(`(?i)\bwhere\s+\(?\s*(\w+)\s*(=|>=|<=)\s*(\w+)\s*\)?\s*(;|$)`)
+	sqlWhereKeys = lazyRegexp(`(?i)\bwhere\s+\(?\s*\w*id\s*(>\s*0|>=\s*[01]|is\s+not\s+null)\s*\)?\s*(;|$)`)
 	mongoDelAll  = lazyRegexp(`(?i)\b(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)`)
 )
 
@@ -117,11 +130,47 @@ func destructiveSQL(s string) bool {
 		return true
 	}
 	for _, stmt := range strings.Split(s, ";") {
-		if (sqlDelete().MatchString(stmt) || sqlUpdate().MatchString(stmt)) && (!sqlWhere().MatchString(stmt) || sqlWhereTrue().MatchString(stmt)) {
+		if (sqlDelete().MatchString(stmt) || sqlUpdate().MatchString(stmt)) && (!sqlWhere().MatchString(stmt) || sqlWhereTrue().MatchString(stmt) || whereAll(stmt)) {
 			return true
 		}
 	}
 	return false
+}
+
+// remoteSQL: a cloud CLI handed destructive SQL for a database it
+// manages (wrangler d1 execute --command, turso db shell DB SQL), unless it
+// is told to run it on the local copy (--local).
+func remoteSQL(p *programs.Program, args []string) bool {
+	if !p.Is(programs.Cloud) || programs.LocalOnly(args) {
+		return false
+	}
+	for i, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if i > 0 && strings.HasPrefix(args[i-1], "-") && !programs.SQLOption(args[i-1]) {
+			continue // gh issue create --body 'DROP TABLE is gone': text, no SQL
+		}
+		if destructiveSQL(a) {
+			return true
+		}
+	}
+	for _, a := range args {
+		if n, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(n, "-") && programs.SQLOption(n) && destructiveSQL(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// whereAll: a WHERE that compares a column with itself (id = id) or a
+// key with what every key is (id > 0, id IS NOT NULL).
+func whereAll(stmt string) bool {
+	if sqlWhereKeys().MatchString(stmt) {
+		return true
+	}
+	m := sqlWhereSelf().FindStringSubmatch(stmt)
+	return m != nil && strings.EqualFold(m[1], m[3])
 }
 
 // sql scans the SQL a database client would run: its -c/-e/--command

@@ -32,7 +32,7 @@ var _ = rules(
 	Rule{ID: RuleDataVolumeDelete, Class: ClassInfrastructure, Severity: SevHigh, Decision: Deny,
 		Reason:      "stored data volumes are deleted (a database's files go with them)",
 		Alternative: "list the volumes (docker volume ls) and let the operator delete the ones meant",
-		Matches:     "`docker`/`podman` `volume rm|prune`, `system prune --volumes`, `compose down -v`, `docker-compose down --volumes`, `kubectl delete pvc|pv`",
+		Matches:     "`docker`/`podman` `volume rm|prune`, `system prune --volumes`, `podman system reset`, `compose down -v`, `docker-compose down --volumes`, `kubectl delete pvc|pv`",
 		Fire:        []string{"docker volume rm pgdata", "docker volume prune -f", "docker system prune -a --volumes", "docker compose down -v", "kubectl delete pvc data-db-0"},
 		Pass:        []string{"docker volume ls", "docker system prune -f", "docker compose down", "kubectl get pvc", "docker volume inspect pgdata"}},
 	Rule{ID: RuleInfraKubeDeleteAll, Class: ClassInfrastructure, Severity: SevHigh, Decision: Deny,

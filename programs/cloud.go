@@ -80,7 +80,7 @@ var _ = register(
 		p := Operands(a)
 		return len(p) > 0 && has(p[:1], "uninstall", "delete", "del", "un")
 	}},
-	&Program{Name: "vault", Kind: CredPrinter, PrintsCredentials: func(a []string) bool {
+	&Program{Name: "vault", Kind: CredPrinter | Cloud, PrintsCredentials: func(a []string) bool {
 		return sub(a, "read") || sub(a, "kv", "get") || sub(a, "print", "token") || sub(a, "token", "create") || sub(a, "login")
 	}},
 	&Program{Name: "op", Kind: CredPrinter | Runner, Launch: launchAfterSub("run", 0, S("", "env-file", "account")), PrintsCredentials: func(a []string) bool {
@@ -113,12 +113,29 @@ var _ = register(
 	// stored secret for the server named on stdin (Lookup: by prefix).
 	&Program{Name: "docker-credential", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return sub(a, "get") }},
 	&Program{Name: "git-credential", Kind: CredPrinter, PrintsCredentials: func(a []string) bool { return sub(a, "get") }},
-	&Program{Name: "doctl", Names: []string{"linode-cli", "hcloud", "ibmcloud", "oci", "scw", "exo", "vultr-cli", "render", "firebase"},
+	&Program{Name: "doctl", Names: []string{"linode-cli", "hcloud", "ibmcloud", "oci", "scw", "exo", "vultr-cli", "render", "firebase",
+		"sam", "eb", "wrangler", "turso", "neonctl", "neon", "openstack", "upsun", "koyeb", "northflank"},
 		Kind: Cloud, Destroys: cloudVerbs(false, false)},
 	// railway variables prints the service's variables with their values
 	&Program{Name: "railway", Kind: Cloud | CredPrinter, Destroys: cloudVerbs(false, false), PrintsCredentials: func(a []string) bool {
 		return (sub(a, "variables") || sub(a, "vars") || sub(a, "variable", "list")) && !has(a, "--set", "-s")
 	}},
+	// CLIs of managed data and cluster services: their operations are
+	// typed by the lexicon (effects.go); rm is a deletion there (databricks
+	// fs rm, pulumi stack rm).
+	&Program{Name: "databricks", Names: []string{"snow", "ccloud", "confluent", "atlas-cli", "planetscale", "pscale", "upstash"},
+		Kind: Cloud, Destroys: cloudVerbs(true, true)},
+	&Program{Name: "rabbitmqctl", Names: []string{"rabbitmqadmin", "rabbitmq-plugins"}, Kind: Cloud, Destroys: cloudVerbs(true, false)},
+	&Program{Name: "nomad", Names: []string{"kubeadm", "microk8s", "k3s", "eksctl", "rke", "talosctl"},
+		Kind: Cluster, Destroys: cloudVerbs(false, false)},
+	// hdfs dfs -rm -r, -expunge; kafka-topics --delete: the operation is an option
+	&Program{Name: "hdfs", Names: []string{"hadoop"}, Kind: Cloud, Destroys: func(a []string) bool {
+		return has(a, "-rm", "-rmr", "-rmdir", "-expunge", "-truncate", "-deleteSnapshot")
+	}},
+	&Program{Name: "kafka-topics", Names: []string{"kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-configs", "kafka-configs.sh", "kafka-delete-records", "kafka-delete-records.sh", "kafka-acls", "kafka-acls.sh"},
+		Kind: Cloud, Destroys: func(a []string) bool {
+			return has(a, "--delete", "--remove", "--offset-json-file") || has(a, "--reset-offsets", "--delete-offsets") && has(a, "--execute")
+		}},
 	&Program{Name: "vercel", Kind: Cloud, Destroys: cloudVerbs(true, true)},
 	// supabase status -o env|json prints the project's API and service-role keys as data
 	&Program{Name: "supabase", Kind: Cloud | TaskRunner | CredPrinter, Destroys: cloudVerbs(false, false), PrintsCredentials: func(a []string) bool {
@@ -144,7 +161,10 @@ var _ = register(
 	&Program{Name: "terraform", Names: []string{"tofu", "terragrunt"}, Kind: Infra | CredPrinter, Destroys: terraformDestroys,
 		PrintsCredentials: terraformPrintsSecrets},
 	&Program{Name: "pulumi", Names: []string{"cdk", "cdktf", "serverless", "sls"}, Kind: Infra,
-		Destroys: func(a []string) bool { o := Operands(a); return has(o, "destroy") || has(o, "remove") }},
+		Destroys: func(a []string) bool {
+			o := Operands(a)
+			return has(o, "destroy") || has(o, "remove") || sub(o, "stack", "rm")
+		}},
 )
 
 // DryRun reports --dry-run (not --dry-run=none) or --dryrun: the command
@@ -158,58 +178,27 @@ func DryRun(args []string) bool {
 	return false
 }
 
-// cloudVerbs is the usual grammar of deletion: an operand that is a delete
-// verb (gcloud compute instances delete NAME, az vm delete, doctl compute
-// droplet delete, delete-x, destroy:x). "rm" and "remove" alone are
-// deletions only where rm and remove say so (gsutil rm, vercel remove).
+// cloudVerbs is the usual grammar of deletion: an operation word whose
+// verb is of the delete family of the lexicon (effects.go: gcloud compute
+// instances delete NAME, az vm delete, doctl compute droplet delete,
+// sites:delete, batch-delete-x). "rm" and "remove" alone are deletions
+// only where rm and remove say so (gsutil rm, vercel remove).
 func cloudVerbs(rm, remove bool) func([]string) bool {
-	return func(args []string) bool {
-		if DryRun(args) {
-			return false
-		}
-		for _, v := range Operands(args) {
-			switch v {
-			case "rm":
-				if rm {
-					return true
-				}
-				continue
-			case "remove":
-				if remove {
-					return true
-				}
-				continue
-			}
-			head := v
-			if k := strings.IndexAny(v, "-:_"); k >= 0 {
-				head = v[:k]
-			}
-			switch head {
-			case "delete", "terminate", "destroy", "deregister", "purge", "remove", "rb", "rm":
-				return true
-			}
-		}
-		return false
-	}
+	return func(args []string) bool { return verbDestroys(args, rm, remove) }
 }
 
-// awsDestroys: aws SERVICE OPERATION with a delete-/terminate-/... operation;
-// aws s3 rb / s3 rm.
+// awsDestroys: aws SERVICE OPERATION with an operation of the delete
+// family (delete-, terminate-, batch-delete-, purge-, ...); aws s3 rb / s3 rm.
 func awsDestroys(args []string) bool {
 	p := Operands(args)
 	if DryRun(args) || len(p) < 2 {
 		return false
 	}
-	op := p[1]
-	if p[0] == "s3" && (op == "rb" || op == "rm") {
+	if p[0] == "s3" && (p[1] == "rb" || p[1] == "rm") {
 		return true
 	}
-	for _, pre := range []string{"delete-", "terminate-", "deregister-", "purge-", "remove-"} {
-		if strings.HasPrefix(op, pre) {
-			return true
-		}
-	}
-	return false
+	e, _ := VerbEffect(p[1:2])
+	return e == ChangeDestroy
 }
 
 // ghDestroys: gh api -X DELETE, gh repo/release/secret/variable/gist/run/cache delete.

@@ -13,11 +13,15 @@ var _ = register(
 	&Program{Name: "mysql", Names: []string{"mariadb", "mycli"}, Kind: Database, Opts: S("eDhPuS", "execute", "database", "host", "port", "user"), CodeIn: dbShellCode, Inputs: dbInputs},
 	&Program{Name: "sqlite3", Names: []string{"litecli", "duckdb"}, Kind: Database, CodeIn: dbShellCode, Inputs: dbInputs},
 	&Program{Name: "clickhouse-client", Names: []string{"clickhouse"}, Kind: Database},
-	&Program{Name: "mongosh", Names: []string{"mongo"}, Kind: Database},
-	&Program{Name: "redis-cli", Kind: Database, Destroys: func(a []string) bool { return hasFold(a, "flushall") || hasFold(a, "flushdb") }},
+	&Program{Name: "mongosh", Names: []string{"mongo"}, Kind: Database, Inputs: scriptOperands(".js")},
+	&Program{Name: "redis-cli", Kind: Database, Destroys: redisDestroys},
+	// restore tools told to drop what they restore over first
+	&Program{Name: "pg_restore", Kind: Database, Destroys: func(a []string) bool { return has(a, "--clean", "-c") || HasShortFlag(a, 'c') }},
+	&Program{Name: "mongorestore", Kind: Database, Destroys: func(a []string) bool { return has(a, "--drop") }},
 	&Program{Name: "dropdb", Names: []string{"dropuser"}, Kind: Database, Destroys: func([]string) bool { return true }},
 	&Program{Name: "mysqladmin", Kind: Database, Destroys: func(a []string) bool { return has(a, "drop") }},
-	&Program{Name: "sqlcmd", Names: []string{"snowsql", "bq", "cqlsh"}, Kind: Database},
+	&Program{Name: "sqlcmd", Names: []string{"snowsql", "cqlsh"}, Kind: Database, Inputs: dbInputs},
+	&Program{Name: "bq", Kind: Database | Cloud}, // bq rm is the lexicon's (effects.go), bq query SQL
 )
 
 // dbInputs are the script files a database client runs besides its
@@ -44,6 +48,33 @@ func dbInputs(args []string) []string {
 	return out
 }
 
+// scriptOperands: operands that are script files by their extension
+// (mongosh URI db/fix.js), besides -f/--file.
+func scriptOperands(ext string) func([]string) []string {
+	return func(args []string) []string {
+		out := dbInputs(args)
+		for _, a := range Operands(args) {
+			if strings.HasSuffix(a, ext) && !strings.Contains(a, "://") {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+}
+
+// redisDestroys: FLUSHALL/FLUSHDB as a command or inside an EVAL script
+// (redis.call('FLUSHALL')), SHUTDOWN, DEBUG CRASH|SEGFAULT.
+func redisDestroys(a []string) bool {
+	for i, w := range a {
+		l := strings.ToLower(w)
+		if strings.Contains(l, "flushall") || strings.Contains(l, "flushdb") || l == "shutdown" ||
+			l == "debug" && i+1 < len(a) && (strings.EqualFold(a[i+1], "crash") || strings.EqualFold(a[i+1], "segfault")) {
+			return true
+		}
+	}
+	return false
+}
+
 // SendsStdin reports a program that hands its stdin to a socket as it is
 // (nc, ncat, telnet, socat, openssl s_client): what it reads is a
 // protocol's commands (FLUSHALL, DROP TABLE), the input of whatever
@@ -54,15 +85,6 @@ func SendsStdin(name string, args []string) bool {
 		return true
 	case "openssl":
 		return len(args) > 0 && args[0] == "s_client"
-	}
-	return false
-}
-
-func hasFold(args []string, want string) bool {
-	for _, a := range args {
-		if strings.EqualFold(a, want) {
-			return true
-		}
 	}
 	return false
 }

@@ -146,7 +146,7 @@ func glabDestroys(args []string) bool {
 		return true
 	}
 	c, ok := hostAPI(args)
-	return ok && c.destroys()
+	return ok && (c.destroys() || c.method == "DELETE") // as gh api -X DELETE
 }
 
 // glabPublishes: glab api (and hub api) writes that make a repository
@@ -174,3 +174,32 @@ var _ = register(
 	&Program{Name: "hub", Kind: NetSender | Cloud, Destroys: hubDestroys, Publishes: glabPublishes},
 	&Program{Name: "tea", Kind: NetSender | Cloud, Destroys: teaDestroys},
 )
+
+// hostChange: what a code hosting CLI grants or rewrites besides its
+// deletions (Destroys): an SSH key added to the account (gh ssh-key add:
+// every repository the account reaches), a deploy key with write access,
+// a collaborator or member given a permission through the API; a branch
+// moved by force through the API (refs PATCH with force=true: the commits
+// it held are dropped).
+func hostChange(name string, args []string) (string, string, bool) {
+	p := Operands(args)
+	switch {
+	case sub(p, "ssh-key", "add") || sub(p, "gpg-key", "add"):
+		return ChangeGrant, name + " " + p[0] + " add (a key for the whole account)", true
+	case sub(p, "repo", "deploy-key", "add") && has(args, "--allow-write", "-w"):
+		return ChangeGrant, name + " repo deploy-key add --allow-write", true
+	}
+	c, ok := hostAPI(args)
+	if !ok || c.method == "GET" || c.method == "HEAD" {
+		return ChangeNone, "", false
+	}
+	e := strings.ToLower(c.endpoint)
+	switch {
+	case strings.Contains(e, "/git/refs/") && truthy(c.fields["force"]):
+		return ChangeDestroy, name + " api " + c.method + " " + c.endpoint + " force=true", true
+	case c.method != "DELETE" && (strings.Contains(e, "/collaborators/") || strings.Contains(e, "/members") ||
+		c.fields["permission"] != "" || c.fields["access_level"] != "" || c.fields["role"] != ""):
+		return ChangeGrant, name + " api " + c.method + " " + c.endpoint, true
+	}
+	return ChangeNone, "", false
+}

@@ -99,6 +99,9 @@ func DeletesVolumes(name string, args []string) bool {
 		if len(ops) >= 2 && ops[0] == "volume" && (ops[1] == "rm" || ops[1] == "remove" || ops[1] == "prune") {
 			return true
 		}
+		if len(ops) >= 2 && ops[0] == "system" && ops[1] == "reset" { // podman system reset: every container, image and volume
+			return true
+		}
 		if len(ops) >= 2 && ops[0] == "system" && ops[1] == "prune" && has(args, "--volumes") {
 			return true
 		}

@@ -30,7 +30,19 @@ func RemoteChange(name string, args []string) (class, action string) {
 	if DryRun(args) {
 		return ChangeNone, ""
 	}
+	class, action = remoteChange(name, args)
+	if p := Lookup(name); class == ChangeNone && remoteCLI(p) {
+		return lexiconChange(p, args, operationPath(p, args))
+	}
+	return class, action
+}
+
+func remoteChange(name string, args []string) (class, action string) {
 	switch Canonical(name) {
+	case "gh", "glab", "hub":
+		if c, a, done := hostChange(name, args); done {
+			return c, a
+		}
 	case "aws":
 		return awsChange(args)
 	case "gcloud", "gsutil", "az":
@@ -118,6 +130,13 @@ func awsChange(args []string) (string, string) {
 		}
 	case svc == "s3" && op == "mv" && len(p) > 2 && strings.HasPrefix(p[2], "s3://"):
 		return ChangeExpireMove, act // the source bucket loses what moves
+	case svc == "route53" && op == "change-resource-record-sets":
+		if v, _ := optValue(args, "--change-batch"); changeDeletes.MatchString(v) {
+			return ChangeDestroy, act + " (a DELETE in the change batch)"
+		}
+	case svc == "secretsmanager" && (op == "put-secret-value" || op == "update-secret") ||
+		strings.HasPrefix(op, "reset-") && strings.HasSuffix(op, "-password") || passwordOpt(args):
+		return ChangeStop, act + " (a credential its users hold is replaced)"
 	case zeroOpt(args, "--desired-capacity", "--max-size", "--desired-count", "--backup-retention-period", "--min-capacity", "--max-capacity"):
 		return ChangeScaleZero, act
 	case has(args, "--no-deletion-protection"):
@@ -127,9 +146,23 @@ func awsChange(args []string) (string, string) {
 }
 
 var (
-	worldNet   = regexp.MustCompile(`(^|[^0-9])(0\.0\.0\.0/0|::/0)`)
-	expiryDays = regexp.MustCompile(`(?i)"?(Expiration|NoncurrentVersionExpiration)"?\s*:\s*\{[^}]*"?(Days|NoncurrentDays)"?\s*:\s*(\d+)`)
+	ansibleAbsent = regexp.MustCompile(`(^|[\s,{"'])state\s*[=:]\s*["']?absent\b`)
+	changeDeletes = regexp.MustCompile(`(?i)"?Action"?\s*:\s*"?DELETE\b|Action=DELETE\b`)
+	worldNet      = regexp.MustCompile(`(^|[^0-9])(0\.0\.0\.0/0|::/0)`)
+	expiryDays    = regexp.MustCompile(`(?i)"?(Expiration|NoncurrentVersionExpiration)"?\s*:\s*\{[^}]*"?(Days|NoncurrentDays)"?\s*:\s*(\d+)`)
 )
+
+// passwordOpt: an option that sets a password (--master-user-password,
+// --new-password); --no-... and --manage-... say how, not what.
+func passwordOpt(args []string) bool {
+	for _, a := range args {
+		n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "--") && strings.HasSuffix(n, "password") && !strings.HasPrefix(n, "no-") && !strings.HasPrefix(n, "manage-") {
+			return true
+		}
+	}
+	return false
+}
 
 func worldCIDR(args []string) bool {
 	for _, a := range args {
@@ -396,10 +429,17 @@ func dockerRemoteChange(args []string) (string, string) {
 	if c, ok := optValue(args, "-c", "--context"); ok && c != "default" && c != "desktop-linux" && c != "colima" && c != "rootless" {
 		remote = "context " + c
 	}
+	p := Operands(args)
+	if len(p) > 0 && swarmObjects[p[0]] {
+		// a swarm's stacks, services and nodes are a cluster's, wherever
+		// the daemon is (docker stack rm, service scale web=0, swarm leave)
+		if c, a := lexiconChange(nil, args, args); c != ChangeNone {
+			return c, "docker " + p[0] + " " + a
+		}
+	}
 	if remote == "" {
 		return ChangeNone, ""
 	}
-	p := Operands(args)
 	for i, v := range p {
 		if v == "prune" || v == "rm" || v == "rmi" || v == "kill" || v == "stop" && i == 1 {
 			return ChangeDestroy, "docker " + v + " on " + remote
@@ -408,11 +448,13 @@ func dockerRemoteChange(args []string) (string, string) {
 	return ChangeNone, ""
 }
 
+var swarmObjects = map[string]bool{"stack": true, "service": true, "swarm": true, "node": true, "secret": true, "config": true}
+
 // kvChange: a key-value or secret store emptied by prefix or by metadata.
 func kvChange(name string, args []string) (string, string) {
 	p := Operands(args)
 	switch {
-	case name == "etcdctl" && len(p) > 0 && (p[0] == "del" || p[0] == "delete") && (has(args, "--prefix") || has(args, "--from-key")):
+	case name == "etcdctl" && len(p) > 0 && (p[0] == "del" || p[0] == "delete") && anyPrefix(args, "--prefix", "--from-key"):
 		return ChangeDestroy, "etcdctl del --prefix"
 	case name == "consul" && sub(p, "kv", "delete") && (has(args, "-recurse") || has(args, "--recurse")):
 		return ChangeDestroy, "consul kv delete -recurse"
@@ -439,6 +481,11 @@ func fleetChange(name string, args []string) (string, string) {
 			return ChangeFleet, "ansible -m " + mod
 		case mod == "" && code:
 			return ChangeFleet, "ansible -a (the command module)"
+		}
+		// a module told to make something absent (file, user, package,
+		// service state=absent): it deletes on every host
+		if a, _ := optValue(args, "-a", "--args"); ansibleAbsent.MatchString(a) {
+			return ChangeDestroy, "ansible -m " + mod + " state=absent"
 		}
 		return ChangeNone, ""
 	}
