@@ -363,7 +363,8 @@ func (j *judge) userBin(d string) bool {
 	return false
 }
 
-// pathShim reports a file written onto the user's PATH under the name of a
+// pathShim reports a file written onto the user's PATH (~/.local/bin,
+// ~/bin, a toolchain's bin directory: programs.ToolchainBin) under the name of a
 // program of the model, and whether that program is one whose shim steals
 // or hides (sudo and other privilege programs, shells, git, ssh, agents,
 // the guard itself: a fake sudo collects the password).
@@ -372,19 +373,16 @@ func (j *judge) pathShim(p string) (shim, grave bool) {
 		return false, false
 	}
 	dir, base := filepath.Dir(p), filepath.Base(p)
-	for _, d := range userBinDirs {
-		if dir != j.home+"/"+d {
-			continue
-		}
-		prog := programs.Lookup(base)
-		if prog == nil {
-			return false, false
-		}
-		grave = prog.Kind.Any(programs.Privilege|programs.Shell) || prog.Name == "git" || prog.Name == "ssh" ||
-			programs.IsAgent(base) || prog.Name == "sentinel"
-		return true, grave
+	if !j.userBin(dir) && !programs.ToolchainBin(j.relHome(dir)) {
+		return false, false
 	}
-	return false, false
+	prog := programs.Lookup(base)
+	if prog == nil {
+		return false, false
+	}
+	grave = prog.Kind.Any(programs.Privilege|programs.Shell) || prog.Name == "git" || prog.Name == "ssh" ||
+		programs.IsAgent(base) || prog.Name == "sentinel"
+	return true, grave
 }
 
 // persistencePath reports whether writing p installs something that runs
@@ -516,9 +514,11 @@ var _ = rules(
 	Rule{ID: RulePathShim, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 		Reason:      "putting a program named like sudo, a shell, git, ssh, an agent or the guard on the user's PATH: every later call of that name runs it instead",
 		Alternative: "install the tool under its own name, or ask the operator",
-		Matches:     "a write (redirect, tee, cp/mv/ln/install, Write/Edit) of `~/.local/bin/NAME` or `~/bin/NAME` where NAME is a privilege program (`sudo`, `su`, `doas`), a shell, `git`, `ssh`, a coding agent or the sentinel; other known program names are PERSISTENCE-INSTALL (ask)",
-		Fire:        []string{"printf '#!/bin/sh\\n' > ~/.local/bin/sudo", "cp ./wrap.sh ~/bin/git", `Write {"file_path":"/home/user/.local/bin/bash","content":"#!/bin/sh\n"}`},
-		Pass:        []string{"cp ./mytool ~/.local/bin/mytool", "cat ~/.local/bin/sudo", "ls ~/.local/bin"}},
+		Matches:     "a write (redirect, tee, cp/mv/ln/install, Write/Edit) of `~/.local/bin/NAME`, `~/bin/NAME` or NAME in a toolchain's bin directory on PATH (`~/.cargo/bin`, `~/go/bin`, `~/.npm-global/bin`, `~/.bun/bin`, `~/.deno/bin`, `~/.nvm/versions/node/*/bin`, ...) where NAME is a privilege program (`sudo`, `su`, `doas`), a shell, `git`, `ssh`, a coding agent or the sentinel; other known program names are PERSISTENCE-INSTALL (ask)",
+		Fire: []string{"printf '#!/bin/sh\\n' > ~/.local/bin/sudo", "cp ./wrap.sh ~/bin/git", `Write {"file_path":"/home/user/.local/bin/bash","content":"#!/bin/sh\n"}`,
+			"cp /tmp/.x/git ~/go/bin/git", `Write {"file_path":"/home/user/.cargo/bin/ssh","content":"#!/bin/sh\nexec /usr/bin/ssh \"$@\"\n"}`},
+		Pass: []string{"cp ./mytool ~/.local/bin/mytool", "cat ~/.local/bin/sudo", "ls ~/.local/bin", "cp target/release/mytool ~/.cargo/bin/mytool",
+			"cargo install ripgrep"}},
 	Rule{ID: RuleAgentHooksOff, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 		Reason:      "starts a coding agent with settings that switch its hooks or permission checks off: the guard would not see what it runs",
 		Alternative: "run the agent with the operator's settings",

@@ -214,7 +214,11 @@ func GitCodeKey(key string) bool {
 		"core.hookspath", "core.gitproxy", "core.alternaterefscommand", "sequence.editor",
 		"credential.helper", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
 		"diff.external", "merge.tool", "sendemail.validate", "uploadpack.packobjectshook",
-		"receive.procreceiverefs", "protocol.ext.allow", "include.path", "includeif.path":
+		"receive.procreceiverefs", "protocol.ext.allow", "include.path", "includeif.path",
+		// run by git add -p, ssh signing, send-email; a template directory's
+		// hooks are copied into every repository init or clone makes
+		"interactive.difffilter", "gpg.ssh.defaultkeycommand", "sendemail.sendmailcmd", "sendemail.tocmd",
+		"sendemail.cccmd", "init.templatedir", "instaweb.httpd", "web.browser":
 		return true
 	}
 	if strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "alias.") {
