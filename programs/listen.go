@@ -245,7 +245,7 @@ func RunsFetched(name string, args []string) (string, bool) {
 		if len(a) > 0 && (a[0] == "run" || a[0] == "install" || a[0] == "compile") {
 			a = a[1:]
 		}
-		o := Parse(a, S("r", "config", "import-map", "location", "seed", "v8-flags", "cert", "name", "root", "output", "lock"))
+		o := Parse(a, S("rn", "config", "import-map", "location", "seed", "v8-flags", "cert", "name", "root", "output", "lock"))
 		if len(o.Pos) > 0 && isURL(o.Pos[0]) {
 			return o.Pos[0], true
 		}

@@ -37,7 +37,9 @@ var _ = register(
 	&Program{Name: "bundle", Kind: PkgManager | TaskRunner, Installs: []string{"install", "add"}, InstallRunsCode: true,
 		Launch: launchAfterSub("exec", 0, S("", "gemfile"))},
 	// framework task runners: rails db:drop, manage.py flush, artisan migrate:fresh
-	&Program{Name: "rails", Names: []string{"rake", "mix", "dotnet"}, Kind: TaskRunner},
+	&Program{Name: "rails", Names: []string{"rake", "mix"}, Kind: TaskRunner},
+	// dotnet tool install / add package fetch from NuGet (--add-source: another feed)
+	&Program{Name: "dotnet", Kind: TaskRunner | PkgManager, Installs: []string{"tool", "add"}},
 	&Program{Name: "prisma", Names: []string{"alembic", "sequelize", "typeorm", "knex", "doctrine"}, Kind: TaskRunner},
 	&Program{Name: "manage.py", Names: []string{"django-admin"}, Kind: TaskRunner},
 	&Program{Name: "artisan", Names: []string{"symfony", "console"}, Kind: TaskRunner},

@@ -398,24 +398,6 @@ func registryChange(name string, args []string) (string, string) {
 	return ChangeNone, ""
 }
 
-// EnvOptions are the option words an environment variable stands for, by
-// the program's own documentation (DOCKER_HOST=tcp://h docker rm is
-// docker -H tcp://h rm): a rule reading the options then sees the target
-// the environment names. get returns an assignment in effect.
-func EnvOptions(name string, get func(string) (string, bool)) []string {
-	var o []string
-	switch Canonical(name) {
-	case "docker":
-		if v, ok := get("DOCKER_HOST"); ok {
-			o = append(o, "-H", v)
-		}
-		if v, ok := get("DOCKER_CONTEXT"); ok {
-			o = append(o, "--context", v)
-		}
-	}
-	return o
-}
-
 // dockerRemoteChange: prune or rm against a daemon on another machine
 // (-H ssh://HOST, -H tcp://HOST, --context NAME other than default).
 func dockerRemoteChange(args []string) (string, string) {
