@@ -1,6 +1,9 @@
 package judge
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/sentinel-guard/sentinel/programs"
 )
 
@@ -25,13 +28,13 @@ var _ = rules(
 	Rule{ID: RuleNetServeFiles, Class: ClassExfiltration, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 		Reason:      "a file server exposes the home directory, /, a system directory or a credential store to the network",
 		Alternative: "serve only the directory you need (the build output), bound to 127.0.0.1",
-		Matches:     "`python -m http.server`/`SimpleHTTPServer`/`uploadserver`, `php -S`, `ruby -run -e httpd`, busybox `httpd -h`, `http-server`, `serve`, `miniserve`, `caddy file-server`, `updog`, `twistd web` (also through `npx`) whose root (an option, an operand, or the current directory) is home or above it, a system directory, a credential store or another user's home",
+		Matches:     "`python -m http.server`/`SimpleHTTPServer`/`uploadserver`, `php -S`, `ruby -run -e httpd`, busybox `httpd -h`, `http-server`, `serve`, `miniserve`, `caddy file-server`, `updog`, `twistd web`, `python -m pyftpdlib`, `dufs`, `filebrowser -r`, `live-server` (also through `npx`) whose root (an option, an operand, or the current directory) is home or above it, a dot-directory in home (`~/.config`, not `~/.cache`), a system directory, a credential store or another user's home",
 		Fire: []string{"python3 -m http.server --directory ~ 8000", "cd ~ && python3 -m http.server", "cd / && python3 -m http.server 9000",
 			"php -S 0.0.0.0:8000 -t ~", "busybox httpd -f -p 8080 -h /", "ruby -run -e httpd ~ -p 8000",
 			"npx -y http-server ~ -p 8080", "cd ~ && python2 -m SimpleHTTPServer 8000 &", "cd ~/.ssh && python3 -m http.server", "twistd -n web --path /home/alice",
-			"python3.12 -m http.server -d /etc 80", "python3 -m uploadserver 8000 --directory ~", "nohup python3 -m http.server -d $HOME >/dev/null 2>&1 &"},
+			"python3.12 -m http.server -d /etc 80", "python3 -m uploadserver 8000 --directory ~", "python3 -m http.server 8000 --directory ~/.config", "dufs ~ -b 0.0.0.0", "nohup python3 -m http.server -d $HOME >/dev/null 2>&1 &"},
 		Pass: []string{"python3 -m http.server 8000", "python3 -m http.server -d dist 8000", "python3 -m uploadserver -d ./uploads 8000", "npx serve dist", "php -S localhost:8000 -t public",
-			"cd /tmp/site && python3 -m http.server", "python3 -m pytest", "httpd -h", "python3 server.py --directory ~"}},
+			"cd /tmp/site && python3 -m http.server", "python3 -m pytest", "httpd -h", "python3 server.py --directory ~", "dufs dist -b 127.0.0.1", "python3 -m http.server -d ~/.cache/site"}},
 	Rule{ID: RuleNetTunnel, Class: ClassExfiltration, Severity: SevMedium, Decision: Ask,
 		Reason:      "opens a local port to the internet (a remote forward or a tunnel service)",
 		Alternative: "ask the operator to expose the service, or use a local port forward (ssh -L)",
@@ -57,10 +60,18 @@ var _ = onExec(func(j *judge, x execution) {
 	if !ok {
 		return // a relative root in an unknown directory: nothing to say
 	}
-	if j.exposesHost(p) {
+	if j.exposesHost(p) || j.homeDotDir(p) {
 		j.add(RuleNetServeFiles, x.detail)
 	}
 })
+
+// homeDotDir reports a dot-directory directly in home other than a cache
+// (~/.config, ~/.aws, ~/.kube, ~/.local): the tools' tokens and settings
+// live there, whichever of them is a known credential store.
+func (j *judge) homeDotDir(p string) bool {
+	b := filepath.Base(p)
+	return j.home != "" && filepath.Dir(p) == j.home && strings.HasPrefix(b, ".") && b != ".cache" && b != "." && b != ".."
+}
 
 // exposesHost reports a directory that, handed to someone else (served, or
 // mounted into a container), hands them the machine's secrets or system:

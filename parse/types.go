@@ -131,6 +131,11 @@ type Exec struct {
 	// here-string (its own or that of the code it runs in). False: it reads
 	// whatever the harness gave the command, a terminal under Codex.
 	Stdin bool `json:"stdin,omitempty"`
+	// StdinText is the text the command feeds the execution on stdin when
+	// it is spelled there (a heredoc, a here-string, an earlier stage's
+	// echo), parts known only at run time in their source form ("$TOKEN");
+	// nil for a file, a terminal or output that cannot be told.
+	StdinText *Word `json:"stdin_text,omitempty"`
 }
 
 // DynamicCode describes code that would run but cannot be read statically.

@@ -707,6 +707,9 @@ func (w *walker) emit(c *cmd) {
 	for i, a := range c.argv {
 		e.Argv[i] = a.Word
 	}
+	if in := c.stdin; in != nil && !in.file && in.text != "" {
+		e.StdinText = &Word{Value: in.text, Static: in.static}
+	}
 	if len(c.argv) > 0 && c.argv[0].Static {
 		e.Name = baseName(c.argv[0].Value)
 	}

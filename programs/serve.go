@@ -37,6 +37,9 @@ var serveRoots = map[string]func(args []string) (string, bool){
 				return first(o.Values["d"], o.Long["directory"]), true
 			case "SimpleHTTPServer", "CGIHTTPServer":
 				return "", true
+			case "pyftpdlib": // an FTP server of -d DIR (the current directory)
+				o := Parse(rest, S("idpPurD", "interface", "directory", "port", "username", "password", "range", "nat-address"))
+				return first(o.Values["d"], o.Long["directory"]), true
 			case "uploadserver": // http.server's options, and it takes uploads
 				o := Parse(rest, S("db", "directory", "bind", "basic-auth", "basic-auth-upload", "theme", "server-certificate", "client-certificate"))
 				return first(o.Values["d"], o.Long["directory"]), true
@@ -73,7 +76,14 @@ var serveRoots = map[string]func(args []string) (string, bool){
 	"http-server": operandRoot(S("pacaeSCKtoUP", "port", "address", "cors", "proxy", "ext", "cert", "key")),
 	"serve":       operandRoot(S("lpc", "listen", "config")),
 	"miniserve":   operandRoot(S("ipaqc", "interfaces", "port", "auth", "title", "color-scheme")),
-	"darkhttpd":   operandRoot(S("", "port", "addr", "maxconn", "log", "chroot", "index", "mimetypes", "uid", "gid", "pidfile")),
+	"dufs":        operandRoot(S("bpa", "bind", "port", "auth", "path-prefix", "config", "tls-cert", "tls-key", "log-format", "assets")),
+	"live-server": operandRoot(S("", "port", "host", "open", "ignore", "mount", "proxy", "middleware", "entry-file", "watch", "htpasswd")),
+	// filebrowser -r DIR (or --root): a web file manager, uploads and all
+	"filebrowser": func(args []string) (string, bool) {
+		o := Parse(args, S("rapdbcl", "root", "address", "port", "database", "baseurl", "config", "log"))
+		return first(o.Values["r"], o.Long["root"]), len(o.Pos) == 0 || o.Pos[0] == ""
+	},
+	"darkhttpd": operandRoot(S("", "port", "addr", "maxconn", "log", "chroot", "index", "mimetypes", "uid", "gid", "pidfile")),
 	// caddy file-server [--root DIR]; updog [-d DIR]; webfsd -r DIR
 	"caddy": func(args []string) (string, bool) {
 		if len(args) == 0 || args[0] != "file-server" {
