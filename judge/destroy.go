@@ -2,6 +2,7 @@ package judge
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/parse"
@@ -66,6 +67,13 @@ var _ = onExec(func(j *judge, x execution) {
 			}
 			if d, ok := j.resolve(dest, e.Dir); ok {
 				j.unpackInto(d, x.detail)
+				// tar --transform 's,^stage/cc,.claude,': where the members
+				// land is computed from the replacement, not named
+				for _, r := range programs.TarTransforms(x.args) {
+					if t := transformDir(r); t != "" {
+						j.unpackInto(filepath.Join(d, t), x.detail+" (--transform)")
+					}
+				}
 			}
 		}
 	}
@@ -80,10 +88,18 @@ var _ = onExec(func(j *judge, x execution) {
 func (j *judge) unpackInto(d, detail string) {
 	detail += " (an archive's members into " + d + ")"
 	switch {
+	case j.isSentinelPath(d) || j.holdsGuardFile(d) && !j.userBin(d):
+		// the state directory, or the directory of the hook's binary or
+		// of the state: a member named like the guard's file replaces it
+		// (the user's own bin takes tools too, and asks below)
+		j.add(RuleSentinelTamper, detail)
+	case j.isAgentSettings(d) && filepath.Dir(d) != j.home:
+		// a project's .claude, .claude/hooks, .codex: what lands there
+		// is settings and hooks (~/.claude itself also holds the
+		// sessions' own state, and asks below)
+		j.add(RuleClaudeSettingsEdit, detail)
 	case j.home == "" || j.cache(d) || j.project != "" && under(d, j.project) && d != j.home:
 		return
-	case j.isSentinelPath(d):
-		j.add(RuleSentinelTamper, detail)
 	case d == j.home:
 		j.writeAbs(d+"/.profile", kindEdit, detail)
 	case j.locate(d) == locHomeDot || j.persistencePath(d+"/x") || j.isAgentSettings(d+"/settings.json") || j.userBin(d):
@@ -91,6 +107,36 @@ func (j *judge) unpackInto(d, detail string) {
 		// or a directory whose files run or configure (conf.d, bin)
 		j.add(RuleDotfileWrite, detail)
 	}
+}
+
+// transformDir is the directory part of a transform's replacement text
+// (".claude/", "x/.claude/hooks/\1"): what follows a back-reference or
+// "&" is the member's own name.
+func transformDir(r string) string {
+	if k := strings.IndexAny(r, "\\&"); k >= 0 {
+		r = r[:k]
+	}
+	r = strings.TrimLeft(r, "/")
+	if r == "" || strings.HasPrefix(r, "..") {
+		return "" // a member kept where it was; above the directory tar refuses
+	}
+	return r
+}
+
+// holdsGuardFile reports a directory that directly holds one of the
+// guard's own files or directories (the hook binary's bin, the state's
+// parent): an archive's member of that name lands on it. Home itself is
+// judged as home.
+func (j *judge) holdsGuardFile(d string) bool {
+	if d == j.home {
+		return false
+	}
+	for _, s := range j.sentinel {
+		if filepath.Dir(s) == d {
+			return true
+		}
+	}
+	return false
 }
 
 // destroysHomeFile reports a write of kind to p that destroys a home file

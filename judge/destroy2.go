@@ -64,8 +64,17 @@ var _ = onExec(func(j *judge, x execution) {
 	}
 	if p.MountsOn != nil {
 		if dir := p.MountsOn(x.args); dir != "" {
-			if d, ok := j.resolve(dir, e.Dir); ok && j.mountHides(d) {
-				j.add(RuleMountOverRoot, x.detail)
+			if d, ok := j.resolve(dir, e.Dir); ok {
+				switch {
+				case j.mountHides(d):
+					j.add(RuleMountOverRoot, x.detail)
+				case j.isSentinelPath(d) || j.aboveSentinel(d):
+					// mount --bind /bin/true ~/.local/bin/sentinel-hook: the
+					// hook's path now opens something else
+					j.add(RuleSentinelTamper, x.detail)
+				case j.isAgentSettings(d):
+					j.add(RuleClaudeSettingsEdit, x.detail)
+				}
 			}
 		}
 	}

@@ -478,6 +478,9 @@ var _ = onExec(func(j *judge, x execution) {
 	if programs.HooksOff(x.e.Name, x.args) || j.agentHomeMoved(x.e) || j.settingsFileHooksOff(x.e, x.args) {
 		j.add(RuleAgentHooksOff, x.detail)
 	}
+	if programs.ConfigWrite(x.e.Name, x.args) {
+		j.add(RuleClaudeSettingsEdit, x.detail) // claude config set -g disableAllHooks true writes the settings file
+	}
 })
 
 // agentHomeMoved reports an agent started with its configuration

@@ -22,7 +22,7 @@ var _ = rules(
 		Matches: "an interpreter (`python3 -c`, `node -e`, `perl -e`, a heredoc, ...) or database client whose code or arguments mention " +
 			"the sentinel's config or state directory or its files, whether by name, by a glob that can match them (`~/.local/state/*/gate.json`), " +
 			"or by one of its own file names (`gate.json`, `register.db`, ...) in a path built from the home directory; `find` with `-exec`/`-delete` over them or a directory holding them; " +
-			"`tar`/`zip`/`rsync`/`cp`/`scp`/`7z`/`cpio` of them or of a directory holding them; `sentinel gate` (checking or accepting a configuration is the operator's)",
+			"`tar`/`zip`/`rsync`/`cp`/`scp`/`7z`/`cpio` of them or of a directory holding them; a deleter or emptier fed by `xargs` from a pipeline that walks a directory holding them (`rg --files ~/.local | grep register | xargs truncate -s 0`); `sentinel gate` (checking or accepting a configuration is the operator's)",
 		Fire: []string{
 			`perl -e 'open(F, "$ENV{HOME}/.config/sentinel/signing.key"); print <F>'`,
 			`python3 -c "import sqlite3; sqlite3.connect('/home/user/.local/state/sentinel/register.db').execute('delete from entries')"`,
@@ -32,6 +32,7 @@ var _ = rules(
 			"tar czf /tmp/home.tgz /home/user",
 			"rsync -a ~/.local/state/ /tmp/st/",
 			"sentinel gate accept",
+			"rg --files --hidden ~/.local | grep register | xargs truncate -s 0",
 			`python3 -c "import glob,json; p=glob.glob('/home/user/.local/state/*/gate.json')[0]; s=json.load(open(p)); s['status']='accepted'; json.dump(s, open(p,'w'))"`,
 			`python3 -c "import glob,os; [os.remove(p) for p in glob.glob(os.path.expanduser('~/.local/st*/**/register.db'), recursive=True)]"`,
 			`python3 -c "import os; print(open(os.path.join(os.environ['HOME'], '.local', 'state', 'sen'+'tinel', 'register.db'),'rb').read())"`,
@@ -47,6 +48,7 @@ var _ = rules(
 			"cp -r ~/.config/nvim /tmp/nvim-backup",
 			"cp notes.txt ~",
 			"sentinel verify --allow-unsealed",
+			"rg --files src | grep tmp | xargs rm",
 			"find ~/.config/sentinel -name '*.toml'",
 			`python3 -c "import glob; print(glob.glob('/home/user/proj/*/gate.json'))"`,
 			`python3 -c "import json; print(json.load(open('gate.json'))['status'])"`,
@@ -143,6 +145,36 @@ var _ = onExec(func(j *judge, x execution) {
 				holds = j.insideSentinel(a, x.e.Dir)
 			}
 			if holds || j.mentionsSentinel(a) {
+				j.reachHit(x.detail)
+				return
+			}
+		}
+	}
+})
+
+// A deleter or emptier fed names by xargs from a pipeline whose earlier
+// stage walks a directory holding the sentinel's (rg --files ~/.local |
+// grep register | xargs truncate -s 0; du -a ~/.local | awk ... | xargs
+// rm): the names are computed, the directory is on the line.
+var _ = onExec(func(j *judge, x execution) {
+	e := x.e
+	if e.Remote || !e.ExtraArgs || e.Pipeline == 0 {
+		return
+	}
+	p := programs.Lookup(e.Name)
+	if !p.Is(programs.Deleter) && !(p.Is(programs.Writer) && p.Is(programs.NonReader) && !p.Is(programs.Permissions)) {
+		return
+	}
+	for k := range x.all {
+		f := &x.all[k]
+		if f.Pipeline != e.Pipeline || f.Stage >= e.Stage || len(f.Argv) == 0 {
+			continue
+		}
+		for _, w := range f.Argv[1:] {
+			if !w.Static || strings.HasPrefix(w.Value, "-") || !strings.Contains(w.Value, "/") && !strings.HasPrefix(w.Value, "~") {
+				continue
+			}
+			if j.holdsSentinel(w.Value, f.Dir) && !(programs.Canon(f.Name) == "find" && j.findSpares(wordValues(f.Argv[1:]), w.Value, f.Dir)) {
 				j.reachHit(x.detail)
 				return
 			}

@@ -125,6 +125,9 @@ func (j *judge) noteWritten(p, text string) {
 		return // a script judged for a fact does not leave facts itself
 	}
 	in := j.storeInputVerdict(text)
+	if !ok && j.notePatch(p, text) {
+		return
+	}
 	if !ok {
 		// x.sql, cmds.txt: data, until a data store reads it (infra.go); a
 		// harmless rewrite clears what an earlier write left

@@ -1,9 +1,11 @@
 package judge
 
 import (
-	"github.com/sentinel-guard/sentinel/parse"
 	"path"
+	"regexp"
 	"strings"
+
+	"github.com/sentinel-guard/sentinel/parse"
 
 	"github.com/sentinel-guard/sentinel/programs"
 )
@@ -20,15 +22,19 @@ const RuleSentinelDisable = "SENTINEL-DISABLE"
 var _ = rules(Rule{ID: RuleSentinelDisable, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 	Reason:      "switching the guard off: killing or stopping the sentinel or the agent whose hooks it is, uninstalling or rebuilding the sentinel, or grading its own flags",
 	Alternative: "the sentinel is the operator's; ask them",
-	Matches:     "`pkill`/`killall` (any signal) of a sentinel or coding-agent process, `kill` of the pids `pgrep`/`pidof` find for one (`$(...)`, `| xargs kill`), `sentinel uninstall`/`install`/`keygen`/`grade`/`register reset|merge`/`protocol keep` and any sentinel subcommand not known to only read (log, verify, doctor, explain, check, replay, rules, ...), `go build -o`/`go install` onto a sentinel binary or its directory",
+	Matches:     "`pkill`/`killall` (any signal) of a sentinel or coding-agent process (a `-f` pattern read as the regular expression it is, against their command lines: `'bin/sent'`), `kill` of the pids `pgrep`/`pidof` find for one (`$(...)`, `| xargs kill`) or a loop over `/proc/*/cmdline` greps for, a throttler aimed at one (`cpulimit -e`, `prlimit --pid`, `renice`/`ionice -p`), `sentinel uninstall`/`install`/`keygen`/`grade`/`register reset|merge`/`protocol keep` and any sentinel subcommand not known to only read (log, verify, doctor, explain, check, replay, rules, ...), `go build -o`/`go install` onto a sentinel binary or its directory",
 	Fire: []string{"pkill -f sentinel", "killall sentinel-hook", "killall -STOP sentinel-hook", "kill -STOP $(pgrep -f sentinel-hook)",
 		"pgrep -f claude | xargs kill -9", "pkill -9 claude",
 		"ps aux | awk '/sentinel/{print $2}' | xargs kill -STOP", "ps -ef | grep claude | awk '{print $2}' | xargs kill -9", "sentinel uninstall", "sentinel grade 12 false",
 		"sentinel register reset --accept-loss", "sentinel register merge", "sentinel keys rotate",
-		"go build -o ~/.local/bin/ ./cmd/sentinel-hook", "go install ./cmd/sentinel-hook"},
+		"go build -o ~/.local/bin/ ./cmd/sentinel-hook", "go install ./cmd/sentinel-hook",
+		"pkill -STOP -f 'bin/sent'", "cpulimit -l 1 -e sentinel-hook -b", "renice -n 19 -p $(pgrep -f claude)",
+		`for p in /proc/[0-9]*; do grep -qa sentinel "$p/cmdline" && kill -STOP "${p#/proc/}"; done`},
 	Pass: []string{"pkill -f 'node server.js'", "kill -STOP $(pgrep -f 'node server.js')", "pgrep -f vite | xargs kill -9", "ps aux | awk '/vite/{print $2}' | xargs kill", "killall -HUP nginx", "sentinel log", "sentinel verify", "sentinel check -- ls",
 		"sentinel doctor", "sentinel register status", "sentinel --version", "sentinel explain -- rm -rf /",
-		"go build -o ./bin/app ./cmd/app", "go install ./cmd/mytool", "pgrep -f sentinel"},
+		"go build -o ./bin/app ./cmd/app", "go install ./cmd/mytool", "pgrep -f sentinel",
+		"pkill -f bin", "cpulimit -l 50 -e ffmpeg -b", "renice -n 10 -p $(pgrep -f 'cargo build')",
+		`for p in /proc/[0-9]*; do grep -qa vite "$p/cmdline" && kill "${p#/proc/}"; done`},
 })
 
 // guardReaders are the sentinel subcommands that only read or report
@@ -78,6 +84,18 @@ var _ = onExec(func(j *judge, x execution) {
 		}
 	case "go":
 		j.goBuildOntoGuard(x)
+	default:
+		// cpulimit -e sentinel-hook, renice -n 19 -p $(pgrep -f claude)
+		names, pids := programs.ThrottleTargets(x.e.Name, x.args)
+		for _, n := range names {
+			if namesGuardOrAgent(n) || namesGuardOrAgent(path.Base(n)) {
+				j.add(RuleSentinelDisable, x.detail)
+				return
+			}
+		}
+		if pids && signalsNamed(x, namesGuardOrAgent) {
+			j.add(RuleSentinelDisable, x.detail)
+		}
 	}
 })
 
@@ -92,7 +110,7 @@ func (j *judge) signalsGuard(x execution) bool { return signalsNamed(x, namesGua
 // name (pkill, killall), or by the pids a finder printed for such a name.
 func signalsNamed(x execution, match func(string) bool) bool {
 	e := x.e
-	if programs.Lookup(e.Name).Name == "pkill" {
+	if programs.Canon(e.Name) == "pkill" {
 		for _, t := range programs.KillTargets(e.Name, x.args) {
 			if match(t) {
 				return true
@@ -122,6 +140,35 @@ func signalsNamed(x execution, match func(string) bool) bool {
 			}
 		}
 		if fed && targets == nil && pipelineNames(x, e, match) {
+			return true
+		}
+	}
+	return procScan(x, match)
+}
+
+// procScan reports pids computed by reading the process table itself: a
+// killer with a target computed at run time in a command where a pattern
+// program looks for a matching name in /proc (for p in /proc/[0-9]*; do
+// grep -qa sentinel "$p/cmdline" && kill -STOP "${p#/proc/}"; done).
+func procScan(x execution, match func(string) bool) bool {
+	dynamic := false
+	for _, w := range x.e.Argv[1:] {
+		dynamic = dynamic || !w.Static
+	}
+	if !dynamic {
+		return false
+	}
+	for k := range x.all {
+		f := &x.all[k]
+		if k == x.i || len(f.Argv) == 0 || !programs.Is(f.Name, programs.Pattern) {
+			continue
+		}
+		named, proc := false, false
+		for _, w := range f.Argv[1:] {
+			named = named || w.Static && match(w.Value)
+			proc = proc || strings.Contains(w.Value, "/proc") || strings.Contains(w.Value, "cmdline") || strings.HasSuffix(w.Value, "/comm")
+		}
+		if named && proc {
 			return true
 		}
 	}
@@ -158,7 +205,7 @@ func namesGuardOrAgent(pattern string) bool {
 			return true
 		}
 	}
-	return false
+	return patternHitsName(pattern, agentCmdlines, "claude") || patternHitsName(pattern, agentCmdlines, "codex")
 }
 
 // namesGuard reports a process name or pattern that matches the guard's.
@@ -167,6 +214,42 @@ func namesGuard(pattern string) bool {
 	for _, n := range programs.GuardNames {
 		if strings.Contains(p, n) || strings.Contains(n, strings.Trim(p, "^$.*")) && len(strings.Trim(p, "^$.*")) >= 4 {
 			return true
+		}
+	}
+	return patternHitsName(pattern, guardCmdlines, "sentinel")
+}
+
+// guardCmdlines and agentCmdlines are command lines the guard's and the
+// agents' processes run under: pkill -f and pgrep -f match their pattern,
+// a regular expression, against the whole line.
+var (
+	guardCmdlines = []string{"/usr/local/bin/sentinel-hook post", "/home/u/.local/bin/sentinel-hook", "/home/u/go/bin/sentinel-hook",
+		"/opt/sentinel/bin/sentinel"}
+	agentCmdlines = []string{"/usr/local/bin/claude", "/home/u/.local/bin/claude --resume", "/home/u/.claude/local/claude",
+		"/usr/local/bin/codex exec"}
+)
+
+// patternHitsName reports a pattern that, as a regular expression,
+// matches one of the lines somewhere in the program's own name (from
+// where name begins): 'bin/sent', 's.ntinel', '.*' reach it; 'bin' or
+// 'local' match the directory only, which every other program shares.
+func patternHitsName(pattern string, lines []string, name string) bool {
+	if pattern == "" || len(pattern) > 256 {
+		return false
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return false
+	}
+	for _, l := range lines {
+		start := strings.LastIndex(l, "/"+name) + 1
+		if start == 0 {
+			continue // another program's line
+		}
+		for _, m := range re.FindAllStringIndex(l, -1) {
+			if m[1] > start && m[1] > m[0] {
+				return true
+			}
 		}
 	}
 	return false

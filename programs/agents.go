@@ -143,6 +143,17 @@ func HooksOff(name string, args []string) bool {
 	return false
 }
 
+// ConfigWrite reports an agent's own command that writes its settings
+// file: claude config set|add|remove (hooks, permissions and
+// disableAllHooks among the keys); config get and list only read.
+func ConfigWrite(name string, args []string) bool {
+	if name != "claude" {
+		return false
+	}
+	o := Operands(args)
+	return len(o) >= 2 && o[0] == "config" && (o[1] == "set" || o[1] == "add" || o[1] == "remove" || o[1] == "rm")
+}
+
 // AgentHomeVar is the variable that moves an agent's configuration (its
 // settings and hooks) elsewhere: an agent started with another one loads
 // none of the operator's hooks.

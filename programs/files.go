@@ -5,7 +5,7 @@ import "strings"
 // Programs that read, write or delete the files they are given.
 
 var (
-	tarSpec     = S("fCbTX", "file", "directory", "exclude", "exclude-from", "files-from")
+	tarSpec     = S("fCbTX", "file", "directory", "exclude", "exclude-from", "files-from", "transform", "xform")
 	unzipSpec   = S("dxP")
 	rmSpec      = S("")
 	copySpec    = S("tS", "target-directory", "suffix")
@@ -45,8 +45,8 @@ var _ = register(
 	&Program{Name: "tar", Names: []string{"bsdtar"}, Kind: Reader | Writer | Archiver, Opts: tarSpec, Unpacks: tarUnpacks, CodeIn: tarCode, Removes: tarRemoves},
 	&Program{Name: "unzip", Kind: Writer, Opts: unzipSpec, Unpacks: unzipUnpacks},
 	&Program{Name: "zip", Kind: Reader | Writer | Archiver, CodeIn: zipCode, Removes: zipRemoves},
-	&Program{Name: "7z", Names: []string{"7za", "7zz", "7zr", "rar"}, Kind: Reader | Writer | Archiver, Removes: sevenZipRemoves},
-	&Program{Name: "cpio", Names: []string{"pax"}, Kind: Reader | Writer | Archiver},
+	&Program{Name: "7z", Names: []string{"7za", "7zz", "7zr", "rar"}, Kind: Reader | Writer | Archiver, Removes: sevenZipRemoves, Unpacks: sevenZipUnpacks},
+	&Program{Name: "cpio", Names: []string{"pax"}, Kind: Reader | Writer | Archiver, Unpacks: cpioUnpacks},
 	// readers of their operands
 	// editors: what they change is decided by keystrokes or -c/-s scripts
 	// no grammar here can read, so every file operand may be written
@@ -149,6 +149,69 @@ func tarUnpacks(args []string) (archive, dest string, ok bool) {
 		return "", "", false
 	}
 	return o.Value('f', "file"), o.Value('C', "directory"), true
+}
+
+// sevenZipUnpacks: 7z x|e ARCHIVE [-oDIR] (the directory joined to -o).
+func sevenZipUnpacks(args []string) (archive, dest string, ok bool) {
+	o := Operands(args)
+	if len(o) == 0 || o[0] != "x" && o[0] != "e" {
+		return "", "", false
+	}
+	if len(o) > 1 {
+		archive = o[1]
+	}
+	for _, a := range args {
+		if d, ok := strings.CutPrefix(a, "-o"); ok && d != "" {
+			dest = d
+		}
+	}
+	return archive, dest, true
+}
+
+// cpioUnpacks: cpio -i (--extract) reads the archive on stdin and writes
+// its members below the working directory or -D/--directory DIR.
+func cpioUnpacks(args []string) (archive, dest string, ok bool) {
+	o := Parse(args, S("DHEFIOMRC", "directory", "format", "file", "pattern-file", "owner", "message", "io-size", "block-size"))
+	if !o.Has('i', "extract") {
+		return "", "", false
+	}
+	archive = o.Value('F', "file")
+	if archive == "" {
+		archive = o.Value('I')
+	}
+	if archive == "" {
+		archive = "-"
+	}
+	return archive, o.Value('D', "directory"), true
+}
+
+// TarTransforms are the replacement texts of tar's --transform/--xform
+// expressions (s,^stage/cc,.claude,): where members land is computed by
+// tar from these, not named on the line.
+func TarTransforms(args []string) []string {
+	var out []string
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--transform=")
+		if !ok {
+			v, ok = strings.CutPrefix(a, "--xform=")
+		}
+		if !ok && (a == "--transform" || a == "--xform") && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if !ok {
+			continue
+		}
+		for _, expr := range strings.Split(v, ";") {
+			if len(expr) < 4 || expr[0] != 's' {
+				continue
+			}
+			parts := strings.Split(expr[2:], expr[1:2])
+			if len(parts) >= 2 {
+				out = append(out, parts[1])
+			}
+		}
+	}
+	return out
 }
 
 // unzipUnpacks: unzip ARCHIVE [-d DIR]; listing, testing or printing to

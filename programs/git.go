@@ -797,3 +797,96 @@ func GitSplitCmdline(s string) ([]string, bool) {
 	}
 	return out, true
 }
+
+// PatchFile reports a program that applies a patch file to the work tree
+// and what it is given: the patch (""/"-": stdin), the directory the
+// names are relative to, and how many leading components are stripped
+// (-1: patch's default). git apply --check/--stat/--numstat/--summary and
+// --cached write no work-tree file; patch --dry-run neither.
+func PatchFile(name string, args []string) (file, dir string, strip int, ok bool) {
+	switch Canon(name) {
+	case "git":
+		sub, rest, _ := GitSplit(args)
+		if sub != "apply" {
+			return "", "", 0, false
+		}
+		o := Parse(rest, S("p", "directory", "exclude", "include", "whitespace", "build-fake-ancestor"))
+		if o.Has(0, "check", "stat", "numstat", "summary", "cached") && !o.Has(0, "apply") {
+			return "", "", 0, false
+		}
+		strip = 1
+		if v := o.Value('p'); v != "" {
+			strip = atoiOr(v, 1)
+		}
+		if len(o.Pos) > 0 {
+			file = o.Pos[0]
+		}
+		return file, o.Value(0, "directory"), strip, true
+	case "patch":
+		o := Parse(args, S("pidoBrDFgVYzx", "strip", "input", "directory", "output", "prefix", "reject-file", "backup-if-mismatch", "fuzz", "version-control", "suffix"))
+		if o.Has(0, "dry-run") {
+			return "", "", 0, false
+		}
+		strip = -1
+		if v := o.Value('p', "strip"); v != "" {
+			strip = atoiOr(v, -1)
+		}
+		file = o.Value('i', "input")
+		if file == "" && len(o.Pos) > 1 {
+			file = o.Pos[1] // patch ORIGFILE PATCHFILE
+		}
+		return file, o.Value('d', "directory"), strip, true
+	}
+	return "", "", 0, false
+}
+
+func atoiOr(s string, def int) int {
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return def
+		}
+		n = n*10 + int(c-'0')
+	}
+	if s == "" {
+		return def
+	}
+	return n
+}
+
+// PatchNames are the file names a unified or git patch changes, as
+// written (a/ and b/ prefixes kept: -p strips them): the +++ and ---
+// lines (not /dev/null), diff --git's names, rename and copy targets.
+func PatchNames(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		n = strings.TrimSpace(n)
+		if i := strings.IndexByte(n, '\t'); i >= 0 {
+			n = n[:i] // +++ b/x\t2026-01-01 ...: a timestamp follows
+		}
+		n = strings.Trim(n, "\"")
+		if n == "" || n == "/dev/null" || seen[n] {
+			return
+		}
+		seen[n] = true
+		out = append(out, n)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "):
+			add(line[4:])
+		case strings.HasPrefix(line, "diff --git "):
+			for _, f := range strings.Fields(line[len("diff --git "):]) {
+				add(f)
+			}
+		case strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "):
+			_, n, _ := strings.Cut(line, " to ")
+			add("b/" + n)
+		}
+		if len(out) >= 1024 {
+			break
+		}
+	}
+	return out
+}

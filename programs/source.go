@@ -197,7 +197,65 @@ var _ = register(
 	&Program{Name: "gcc", Names: []string{"cc", "clang", "g++", "c++", "clang++", "tcc"}, Kind: NonReader, Opts: S("oIDLlxW"), Outputs: compilerOutputs},
 	&Program{Name: "rustc", Kind: NonReader, Opts: S("oL"), Outputs: compilerOutputs},
 	&Program{Name: "javac", Kind: NonReader, Opts: S("d", "classpath", "cp")},
+	// pyinstaller writes the bundle DISTPATH/NAME (./dist, the script's
+	// name without .py unless -n NAME)
+	&Program{Name: "pyinstaller", Kind: NonReader, Outputs: pyinstallerOutputs},
+	// patchelf changes the binaries it is given, unless it only prints
+	&Program{Name: "patchelf", Kind: Writer, EditsOperands: true, ReadOnly: func(a []string) bool {
+		for _, x := range a {
+			if strings.HasPrefix(x, "--") && !strings.HasPrefix(x, "--print-") && x != "--version" && x != "--help" {
+				return false
+			}
+		}
+		return true
+	}},
 )
+
+// pyinstallerOutputs: the bundle it writes, DISTPATH/NAME.
+func pyinstallerOutputs(args []string) []string {
+	dist, name, script := "dist", "", ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		val := func(opt string) (string, bool) {
+			if v, ok := strings.CutPrefix(a, opt+"="); ok {
+				return v, true
+			}
+			if a == opt && i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return "", false
+		}
+		if v, ok := val("--distpath"); ok {
+			dist = v
+			continue
+		}
+		if v, ok := val("--name"); ok {
+			name = v
+			continue
+		}
+		if v, ok := val("-n"); ok {
+			name = v
+			continue
+		}
+		if _, ok := val("--workpath"); ok {
+			continue // the build's scratch files, not the bundle
+		}
+		if _, ok := val("--specpath"); ok {
+			continue
+		}
+		if !strings.HasPrefix(a, "-") && script == "" {
+			script = a
+		}
+	}
+	if name == "" {
+		name = strings.TrimSuffix(strings.TrimSuffix(script[strings.LastIndexByte(script, '/')+1:], ".py"), ".spec")
+	}
+	if name == "" {
+		return []string{dist}
+	}
+	return []string{strings.TrimSuffix(dist, "/") + "/" + name}
+}
 
 // compilerOutputs: -o F writes F.
 func compilerOutputs(args []string) []string {

@@ -79,6 +79,38 @@ func KillTargets(name string, args []string) []string {
 	return nil
 }
 
+// ThrottleTargets are what a process throttler aims at: the program
+// names or paths it is given (cpulimit -e NAME, -P PATH), and whether it
+// takes process ids (cpulimit -p, prlimit --pid, renice -p, ionice -p).
+// A process held at 1% of a CPU, with no file descriptors or in the idle
+// I/O class is as good as stopped.
+func ThrottleTargets(name string, args []string) (names []string, pids bool) {
+	switch base(name) {
+	case "cpulimit":
+		o := Parse(args, S("lpeP", "limit", "pid", "exe", "path"))
+		for _, v := range []string{o.Value('e', "exe"), o.Value('P', "path")} {
+			if v != "" {
+				names = append(names, v)
+			}
+		}
+		return names, o.Has('p', "pid")
+	case "prlimit":
+		return nil, anyPrefix(args, "--pid", "-p")
+	case "renice":
+		return nil, !has(args, "-g", "-u", "--pgrp", "--user")
+	case "ionice":
+		return nil, anyPrefix(args, "-p", "--pid")
+	}
+	return nil, false
+}
+
+func base(name string) string {
+	if k := strings.LastIndexByte(name, '/'); k >= 0 {
+		return name[k+1:]
+	}
+	return name
+}
+
 // PidFinder are the names or patterns whose process ids a finder prints
 // (pgrep PATTERN, pidof NAME), nil for a program that is none.
 func PidFinder(name string, args []string) []string {
