@@ -26,9 +26,14 @@ var _ = rules(
 	Rule{ID: RuleHomeFileDestroy, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "emptying or overwriting a file in the home directory outside the project destroys what it held",
 		Alternative: "work on a copy inside the project; leave the operator's files to the operator",
-		Matches:     "`: > F`, `truncate`, `cp /dev/null F`, `dd if=/dev/zero of=F`, `sed -i d F`, `perl -i -ne '' F`, `s/.*//` in place, `ex -sc '%d|x' F`, `mv F /dev/null`, `fallocate -p/-c/-z F` (programs' Zeroes), a Write of nothing, of a file under home outside the project, caches and temp dirs; `curl -o`/`>`, a Write or a `cp`/`mv` onto such a file that exists (an Edit or `sed -i s/a/b/` keeps what it does not change and passes); `unzip -o` into home",
-		Fire:        []string{": > ~/Documents/thesis.tex", "truncate -s 0 ~/Documents/thesis.tex", "cp /dev/null ~/Documents/thesis.tex", "sed -i d ~/Documents/thesis.tex", "unzip -o /tmp/junk.zip -d ~"},
-		Pass:        []string{": > ./app.log", "truncate -s 0 ./app.log", "cp /dev/null ./app.log", "sed -i 's/foo/bar/' ~/notes/todo.txt", "truncate -s 0 ~/.cache/app/log", "unzip -o assets.zip -d ./static"}},
+		Matches:     "`: > F`, `truncate`, `cp /dev/null F`, `dd if=/dev/zero of=F`, `sed -i d F`, `perl -i -ne '' F`, `s/.*//` in place, `ex -sc '%d|x' F`, an ed script of `,d` and `w` on its stdin, emacs `--eval` that erases the buffer and saves, `perl -0777 -pi -e '$_=\"\"'`, `tee F < /dev/null`, a writer whose output is written from nothing (programs' Zeroes: `sort -o F /dev/null`, `uniq /dev/null F`, `shuf -n 0 -o F`, `xxd -r /dev/null F`, `gawk -i inplace 'NR<0' F`), `mv F /dev/null`, `fallocate -p/-c/-z F` (programs' Zeroes), a Write of nothing, of a file under home outside the project, caches and temp dirs; `curl -o`/`>`, a Write or a `cp`/`mv` onto such a file that exists (an Edit or `sed -i s/a/b/` keeps what it does not change and passes); `unzip -o` into home",
+		Fire: []string{": > ~/Documents/thesis.tex", "truncate -s 0 ~/Documents/thesis.tex", "cp /dev/null ~/Documents/thesis.tex", "sed -i d ~/Documents/thesis.tex", "unzip -o /tmp/junk.zip -d ~",
+			"sort -o ~/Documents/a.txt /dev/null", "uniq /dev/null ~/Documents/a.txt", "shuf -n 0 -o ~/Documents/a.txt ~/Documents/a.txt", "gawk -i inplace '0' ~/Documents/a.txt",
+			`perl -0777 -pi -e '$_=""' ~/Documents/a.txt`, "printf '1,$d\nw\n' | ed ~/Documents/a.txt", "tee ~/Documents/a.txt < /dev/null",
+			"emacs --batch ~/Documents/a.org --eval '(progn (erase-buffer) (save-buffer))'"},
+		Pass: []string{": > ./app.log", "truncate -s 0 ./app.log", "cp /dev/null ./app.log", "sed -i 's/foo/bar/' ~/notes/todo.txt", "truncate -s 0 ~/.cache/app/log", "unzip -o assets.zip -d ./static",
+			"sort -o ~/Documents/a.txt ~/Documents/b.txt", "uniq ~/Documents/b.txt ~/Documents/a.txt", "shuf -n 5 -o ~/Documents/a.txt ~/Documents/b.txt", "gawk -i inplace '{sub(/a/,\"b\")}1' ~/Documents/a.txt",
+			"perl -pi -e 's/a/b/' ~/Documents/a.txt", "printf ',s/a/b/g\nw\n' | ed ~/Documents/a.txt", "tee ~/Documents/a.txt < ./b.txt", "sort -o ./a.txt /dev/null"}},
 )
 
 var _ = onExec(func(j *judge, x execution) {
@@ -48,9 +53,9 @@ var _ = onExec(func(j *judge, x execution) {
 			}
 		}
 	}
-	if p.EditsOperands && !(p.ReadOnly != nil && p.ReadOnly(x.args)) && editorEmpties(x.args) {
-		// vim -es -c '%d' -c wq F, ex -sc '%d|x' F
-		for _, op := range p.Parse(x.args).Pos {
+	if p.EditsOperands && !(p.ReadOnly != nil && p.ReadOnly(x.args)) && (editorEmpties(x.args) || edEmpties(j.stdinText(x))) {
+		// vim -es -c '%d' -c wq F, ex -sc '%d|x' F, printf ',d\nw\n' | ed F
+		for _, op := range programs.EditorFiles(e.Name, x.args) {
 			j.writesTo(e, []string{op}, kindEmpty, x.detail)
 		}
 	}
@@ -250,13 +255,17 @@ func emptyingEdit(name string, args []string, script string) bool {
 	if script != "" {
 		scripts = append(scripts, script)
 	}
+	perl := programs.LangOf(name) == "perl"
 	for i, a := range args {
-		if (a == "-e" || a == "--expression") && i+1 < len(args) {
-			scripts = append(scripts, args[i+1])
+		if (a == "-e" || a == "--expression" || perl && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "e")) && i+1 < len(args) {
+			scripts = append(scripts, args[i+1]) // perl -pe CODE, -0777 -pie CODE
 		}
 	}
 	if wholeLineErase(name, scripts) {
 		return true // s/.*//: every line replaced by nothing
+	}
+	if programs.LangOf(name) == "perl" && perlBlanks(scripts) {
+		return true // perl -0777 -pi -e '$_=""': each record, the whole file slurped, set to nothing
 	}
 	if programs.LangOf(name) == "perl" {
 		n := false
@@ -279,6 +288,97 @@ func emptyingEdit(name string, args []string, script string) bool {
 	return true
 }
 
+// lispErases reports emacs lisp that empties the buffer and saves it:
+// (erase-buffer), (delete-region (point-min) (point-max)).
+func lispErases(v string) bool {
+	v = strings.Join(strings.Fields(v), " ")
+	return (strings.Contains(v, "erase-buffer") || strings.Contains(v, "delete-region (point-min) (point-max)")) &&
+		(strings.Contains(v, "save-buffer") || strings.Contains(v, "write-file") || strings.Contains(v, "save-some-buffers"))
+}
+
+// stdinText is the text a command gives an execution on its stdin: a
+// heredoc or here-string, or what an earlier stage of its pipeline prints
+// of its own words (printf ',d\nw\n' | ed F); "" when not known.
+func (j *judge) stdinText(x execution) string {
+	e := x.e
+	for _, d := range j.data {
+		if d.Why == "stdin text of "+e.Name {
+			return d.Text
+		}
+	}
+	for _, r := range e.Redirects {
+		if (r.Op == "<<<" || r.Op == "<<" || r.Op == "<<-") && r.Target.Static {
+			return r.Target.Value
+		}
+	}
+	if e.Pipeline != 0 && e.Stage > 0 {
+		for k := range x.all {
+			f := &x.all[k]
+			if f.Pipeline == e.Pipeline && f.Stage == e.Stage-1 && printsText(f.Name) {
+				return strings.Join(wordValues(f.Argv[1:]), "\n")
+			}
+		}
+	}
+	return ""
+}
+
+// emptyStdin reports an execution whose stdin holds nothing: < /dev/null,
+// or an earlier stage that prints nothing (: | tee F, true | tee F).
+func emptyStdin(x execution) bool {
+	e := x.e
+	for _, r := range e.Redirects {
+		if r.Op == "<" && (r.Fd == -1 || r.Fd == 0) && r.Target.Static && r.Target.Value == "/dev/null" {
+			return true
+		}
+	}
+	if e.Pipeline != 0 && e.Stage > 0 {
+		for k := range x.all {
+			f := &x.all[k]
+			if f.Pipeline == e.Pipeline && f.Stage == e.Stage-1 {
+				return f.Name == ":" || f.Name == "true" || f.Name == "false" ||
+					(f.Name == "printf" || f.Name == "echo") && blankEcho(wordValues(f.Argv[1:]))
+			}
+		}
+	}
+	return false
+}
+
+// edEmpties reports an ed/ex script that deletes every line and writes
+// the file (,d / 1,$d / %d / g/^/d, then w).
+func edEmpties(script string) bool {
+	if script == "" {
+		return false
+	}
+	script = strings.ReplaceAll(script, "\\n", "\n")
+	del, write := false, false
+	for _, c := range strings.Split(script, "\n") {
+		switch c = strings.TrimSpace(c); {
+		case c == ",d" || c == "1,$d" || c == "%d" || c == "g/^/d" || c == "g/./d" || c == ",$d":
+			del = true
+		case del && (c == "w" || c == "wq" || c == "x" || strings.HasPrefix(c, "w ")):
+			write = true
+		}
+	}
+	return del && write
+}
+
+// perlBlanks reports perl -p code that sets each record to nothing:
+// $_="", $_=”, $_=undef, undef $_, $_=q() (with -0777 the record is the
+// whole file; line by line it leaves only what -l adds).
+func perlBlanks(scripts []string) bool {
+	if len(scripts) == 0 {
+		return false
+	}
+	for _, s := range scripts {
+		switch strings.TrimSuffix(strings.Join(strings.Fields(s), ""), ";") {
+		case `$_=""`, `$_=''`, `$_=undef`, `undef$_`, `$_=q()`, `$_=q{}`, `$_=qq()`, `$_=qq{}`:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // editorEmpties reports an editor's command line whose commands delete
 // every line (-c '%d', -c '1,$d', -sc '%d|x').
 func editorEmpties(args []string) bool {
@@ -289,6 +389,16 @@ func editorEmpties(args []string) bool {
 			v = args[i+1]
 		case strings.HasPrefix(a, "+"):
 			v = a[1:]
+		case (a == "--eval" || a == "-eval" || a == "--funcall" || a == "-f") && i+1 < len(args), strings.HasPrefix(a, "--eval="):
+			// emacs --batch F --eval '(progn (erase-buffer) (save-buffer))'
+			v = strings.TrimPrefix(a, "--eval=")
+			if v == a {
+				v = args[i+1]
+			}
+			if lispErases(v) {
+				return true
+			}
+			continue
 		default:
 			continue
 		}

@@ -153,6 +153,12 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 	if j.disk(e, args, detail) {
 		return
 	}
+	// rimraf DIR, npx shx rm -rf DIR, cmake -E rm -rf DIR: rm by another name
+	if tool, targs := programs.PackageRun(name, args); len(targs) <= len(args) {
+		if start, rec, ok := programs.RmBuiltin(tool, targs); ok && len(args)-len(targs)+start <= len(args) {
+			j.rmWords(e, e.Argv[1+len(args)-len(targs)+start:], rec, true, detail)
+		}
+	}
 	prog := programs.Lookup(name)
 	if prog != nil && prog.Outputs != nil && !prog.Is(programs.Downloader) && name != "dd" && canon(prog, name) != "tee" {
 		j.writesTo(e, prog.Outputs(args), kindTruncate, detail) // sort -o F, sed w F, git diff --output=F
@@ -167,18 +173,7 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 	case "rm", "unlink":
 		j.rm(all, i, e, args, detail)
 	case "rimraf":
-		j.rmWords(e, e.Argv[1:], true, true, detail)
 	case "npx": // bunx, pnpx
-		// npx rimraf DIR: rimraf is rm -rf
-		for k, w := range e.Argv[1:] {
-			if w.Value == "rimraf" || strings.HasPrefix(w.Value, "rimraf@") {
-				j.rmWords(e, e.Argv[k+2:], true, true, detail)
-				break
-			}
-			if !strings.HasPrefix(w.Value, "-") {
-				break
-			}
-		}
 		j.system(all, i, e, args, detail) // npx prisma migrate reset ...
 	case "find":
 		j.find(e, args, detail)
@@ -193,6 +188,8 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 		k := kindTruncate
 		if o.Has('a', "append") {
 			k = kindAppend
+		} else if emptyStdin(execution{all: all, i: i, e: e}) {
+			k = kindEmpty // tee F < /dev/null: F is left empty
 		}
 		j.writesTo(e, o.Pos, k, detail)
 	default:

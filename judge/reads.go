@@ -386,10 +386,10 @@ func envFilteredOutput(all []parse.Exec, i int) bool {
 // textPasser: a stage that reorders or cuts lines and adds none.
 func textPasser(name string, args []string) bool {
 	switch programs.Canon(name) {
-	case "sort":
+	case "sort", "uniq":
 		return true
-	case "diff": // uniq, column, ...: the model's name for them
-		return name == "uniq" || name == "column"
+	case "diff": // column, ...: the model's name for them
+		return name == "column"
 	case "head", "cat":
 		return len(programs.Operands(args)) == 0 || name == "less" || name == "more"
 	}

@@ -7,7 +7,7 @@ package programs
 var _ = register(
 	&Program{Name: "base64", Names: []string{"base32", "basenc"}, Kind: Decoder,
 		Decodes: func(a []string) bool { return has(a, "-d", "--decode", "-D") || HasShortFlag(a, 'd') }},
-	&Program{Name: "xxd", Kind: Decoder | Reader, Opts: xxdSpec, Outputs: xxdOutputs,
+	&Program{Name: "xxd", Kind: Decoder | Reader, Opts: xxdSpec, Outputs: xxdOutputs, Zeroes: xxdZeroes,
 		Decodes: func(a []string) bool { return HasShortFlag(a, 'r') || has(a, "-revert") }},
 	// openssl s_client sends its stdin to the server it connects to.
 	&Program{Name: "openssl", Kind: Decoder | NetSender | Uploader, Outputs: opensslOutputs, KeyArgs: []string{"-key", "-signkey", "-CAkey", "-inkey"},

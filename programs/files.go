@@ -19,7 +19,7 @@ var _ = register(
 	&Program{Name: "rm", Kind: Deleter | NonReader, Opts: rmSpec},
 	&Program{Name: "unlink", Kind: Deleter | NonReader},
 	&Program{Name: "rmdir", Kind: Deleter | NonReader},
-	&Program{Name: "rimraf", Kind: Deleter | NonReader},
+	&Program{Name: "rimraf", Names: []string{"del-cli"}, Kind: Deleter | NonReader},
 	&Program{Name: "trash", Names: []string{"trash-put", "gio", "rmtrash", "trash-cli", "gtrash"}, Kind: NonReader, Removes: trashRemoves},
 	&Program{Name: "shred", Names: []string{"srm", "wipe"}, Kind: Deleter | Writer | NonReader, Opts: S("nsx", "iterations", "size", "random-source")},
 	&Program{Name: "cp", Kind: Reader | Writer | Copier | Archiver, Opts: copySpec, Links: cpLinks},
@@ -50,7 +50,9 @@ var _ = register(
 	// readers of their operands
 	// editors: what they change is decided by keystrokes or -c/-s scripts
 	// no grammar here can read, so every file operand may be written
-	&Program{Name: "vim", Names: []string{"vi", "nvim", "ex", "ed", "emacs", "nano", "micro", "kak", "hx", "joe",
+	// ed reads its commands on stdin; -s is silence there, not a script
+	&Program{Name: "ed", Names: []string{"red"}, Kind: Reader | Writer, EditsOperands: true, Opts: S("p", "prompt")},
+	&Program{Name: "vim", Names: []string{"vi", "nvim", "ex", "emacs", "nano", "micro", "kak", "hx", "joe",
 		"pico", "mcedit", "jed", "gedit", "kate", "subl", "zed"}, Kind: Reader | Writer, EditsOperands: true,
 		Opts:     S("cSsuiwWTtqo", "cmd", "eval", "load", "funcall"),
 		ReadOnly: func(a []string) bool { return has(a, "-R", "-M", "--diff", "-d", "--version", "--list-extensions") },
@@ -60,8 +62,10 @@ var _ = register(
 	&Program{Name: "grep", Names: []string{"egrep", "fgrep", "ag", "ack", "zgrep"}, Kind: Reader | Pattern},
 	&Program{Name: "rg", Kind: Reader | Pattern, CodeIn: rgCode},
 	&Program{Name: "jq", Names: []string{"yq", "gojq"}, Kind: Reader | Pattern},
-	&Program{Name: "sort", Kind: Reader, Outputs: sortOutputs},
-	&Program{Name: "diff", Names: []string{"cmp", "comm", "uniq", "cut", "paste", "column", "fold", "fmt", "iconv"}, Kind: Reader},
+	&Program{Name: "sort", Kind: Reader, Outputs: sortOutputs, Zeroes: sortZeroes},
+	&Program{Name: "uniq", Kind: Reader, Outputs: uniqOutputs, Zeroes: uniqZeroes},
+	&Program{Name: "shuf", Kind: Reader, Opts: shufSpec, Outputs: optOutputs(shufSpec, 'o', "output"), Zeroes: shufZeroes},
+	&Program{Name: "diff", Names: []string{"cmp", "comm", "cut", "paste", "column", "fold", "fmt", "iconv"}, Kind: Reader},
 	&Program{Name: "sha256sum", Names: []string{"sha1sum", "md5sum", "sha512sum", "b2sum", "cksum", "shasum"}, Kind: NonReader},
 	// never print a file's content
 	&Program{Name: "ls", Names: []string{"exa", "eza", "lsd"}, Kind: NonReader | Lister},

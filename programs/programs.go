@@ -197,7 +197,10 @@ type Program struct {
 	Publishes func(args []string) bool
 	// Renames are the operands renamed in place (rename 's/x/y/' FILES);
 	// Zeroes those whose content is destroyed without a write by name
-	// (fallocate --punch-hole F): paths as written.
+	// (fallocate --punch-hole F), or left empty by what writes them: an
+	// output written from nothing (sort -o F /dev/null, uniq /dev/null F,
+	// shuf -n 0 -o F, xxd -r /dev/null F), an in-place edit whose program
+	// prints nothing (gawk -i inplace 'NR<0' F): paths as written.
 	Renames func(args []string) []string
 	Zeroes  func(args []string) []string
 }

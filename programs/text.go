@@ -185,8 +185,9 @@ func awkProgram(args []string) (string, int) {
 		switch {
 		case a == "-f" || a == "--file":
 			return "", -1
-		case a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator":
-			i++
+		case a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator" ||
+			a == "-i" || a == "--include" || a == "-l" || a == "--load" || a == "-E" || a == "--exec":
+			i++ // gawk -i inplace: a library, not the program
 		case strings.HasPrefix(a, "-"):
 		default:
 			return a, i
@@ -289,7 +290,7 @@ func awkInputs(args []string) []string {
 
 // sortOutputs: sort -o F, --output=F.
 func sortOutputs(args []string) []string {
-	o := Parse(args, S("oSTtk", "output", "buffer-size", "temporary-directory", "field-separator", "key"))
+	o := Parse(args, sortSpec)
 	if v := o.Value('o', "output"); v != "" {
 		return []string{v}
 	}
