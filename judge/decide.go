@@ -46,7 +46,7 @@ func Decide(c Call, env Env) (d Decision) {
 	if err := j.dispatch(c.ToolName, c.ToolInput); err != nil {
 		return errorDecision(err.Error(), unatt)
 	}
-	d = finish(j.hits, unatt)
+	d = finish(j.keptHits(), unatt)
 	d.Facts = j.facts()
 	if j.parsed != nil || (j.sess != nil && len(j.sess.used) > 0) {
 		d.Used = &Used{Parse: j.parsed}
@@ -144,8 +144,13 @@ type judge struct {
 	// writtenNow are the files the command leaves written with known text
 	// (makefile.go reads a Makefile written earlier in the same command)
 	writtenNow map[string]string
-	linkSt     *linkState    // links followed and made (links.go)
-	parsed     *parse.Result // the call's command as judged (Decision.Used)
+	// contentAsks are the PERSISTENCE-INSTALL hits (indexes in hits) of
+	// writes whose content decides, by path; withdrawn those hits are
+	// (persistrun.go)
+	contentAsks map[string][]int
+	withdrawn   map[int]bool
+	linkSt      *linkState    // links followed and made (links.go)
+	parsed      *parse.Result // the call's command as judged (Decision.Used)
 }
 
 func newJudge(c Call, env Env) *judge {
@@ -243,6 +248,11 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 		}
 		if c, ok := obj["content"].(string); ok && tool == "Write" && strings.TrimSpace(c) == "" {
 			k = kindEmpty // a Write of nothing empties the file
+		}
+		if c, ok := obj["content"].(string); ok && tool == "Write" {
+			if rp, ok := j.resolve(p, j.cwd); ok {
+				j.writtenNow = map[string]string{rp: c} // the whole content, known
+			}
 		}
 		j.writePath(p, k, tool+" "+p)
 		if c, ok := obj["content"].(string); ok && tool == "Write" {

@@ -500,6 +500,9 @@ func (j *judge) writeLex(p string, kind writeKind, detail string) {
 			return
 		}
 		j.add(RulePersistenceInstall, detail) // and on: a stricter rule may apply too
+		if _, known := j.writtenNow[p]; known && j.contentDecides(p) {
+			j.contentAsk(p) // withdrawn when what it holds runs nothing stopped (persistrun.go)
+		}
 	}
 	if kind == kindChmod {
 		// chmod 600 ~/.ssh/id_rsa is routine; only system files matter.

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/internal/safefile"
@@ -447,6 +448,57 @@ var persistUnderHome = []string{
 	// editors' init files
 	".emacs", ".emacs.el", ".emacs.d/init.el", ".emacs.d/early-init.el", ".config/emacs/", ".vimrc",
 	".gvimrc", ".exrc",
+}
+
+// configUnderHome are the persistence points below home that programs
+// read as configuration (toolchain settings, editors' init files): what decides a write of known content to
+// one of them is what it makes run (contentDecides), not the path.
+var configUnderHome = []string{
+	".config/pip/", ".pip/pip.conf", ".cargo/config", ".m2/settings.xml", ".config/yarn/", ".yarnrc",
+	".config/nvim/", ".vim/plugin/", ".vim/autoload/", ".local/share/nvim/site/plugin/",
+	".emacs", ".emacs.el", ".emacs.d/init.el", ".emacs.d/early-init.el", ".config/emacs/", ".vimrc", ".gvimrc", ".exrc",
+}
+
+// contentDecides reports a persistence path whose write of known content
+// is judged by that content: configuration programs read (configUnderHome,
+// a .pth of site-packages, a virtual environment's activate script, VS
+// Code tasks, a dev container). Startup scripts (IPython's, sitecustomize),
+// git hooks, services, autostart, cron, shims and MCP servers ask whatever
+// they hold.
+func (j *judge) contentDecides(p string) bool {
+	base := filepath.Base(p)
+	switch {
+	case strings.Contains(p, "/site-packages/") || strings.Contains(p, "/dist-packages/"):
+		return strings.HasSuffix(base, ".pth") // sitecustomize.py runs at every start: a startup script
+	case strings.HasPrefix(base, "activate") && (strings.HasSuffix(filepath.Dir(p), "/.venv/bin") || strings.HasSuffix(filepath.Dir(p), "/venv/bin")):
+		return true
+	case filepath.Base(filepath.Dir(p)) == ".vscode" && base == "tasks.json",
+		filepath.Base(filepath.Dir(p)) == ".devcontainer" && strings.HasSuffix(base, ".json"), base == ".devcontainer.json":
+		return true
+	}
+	if shim, _ := j.pathShim(p); shim {
+		return false
+	}
+	rel := j.relHome(p)
+	return rel != "" && !(j.project != "" && under(p, j.project)) && slices.ContainsFunc(configUnderHome, func(pre string) bool {
+		return strings.HasPrefix(rel, pre)
+	})
+}
+
+// configPlace reports a file a program reads as configuration that may
+// name commands to run: below home outside the project (~/.config/**,
+// ~/.local/share/**, a dot-directory, a toolchain's bin directory;
+// programs.HomeConfig), caches and the guard's own state aside, or one of
+// the project's (programs.ProjectConfig: .cargo/config.toml, .npmrc,
+// .yarnrc.yml, .pnpmfile.cjs, .husky/*, lefthook, mise) and its auto-run
+// files (projectAutoRun). Its content decides: commands that would be
+// stopped make the write stop.
+func (j *judge) configPlace(p string) bool {
+	if j.project != "" && strictlyUnder(p, j.project) {
+		return programs.ProjectConfig(p[len(j.project)+1:]) || projectAutoRun(p, filepath.Base(p))
+	}
+	rel := j.relHome(p)
+	return rel != "" && programs.HomeConfig(rel) && !j.cache(p) && !j.isSentinelPath(p)
 }
 
 // projectAutoRun reports a file below any directory that runs code

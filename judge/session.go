@@ -124,6 +124,7 @@ func (j *judge) noteWritten(p, text string) {
 	if s.depth > 0 {
 		return // a script judged for a fact does not leave facts itself
 	}
+	j.configNamed(p, text)
 	in := j.storeInputVerdict(text)
 	if !ok && j.notePatch(p, text) {
 		return
@@ -184,7 +185,7 @@ func (j *judge) noteWritten(p, text string) {
 		pkg.Path = path.Join(path.Dir(p), programs.GoPackage)
 		s.facts.Written = append(s.facts.Written, pkg)
 	}
-	j.persistedContent(p, f)
+	j.persistedContent(p, text, f)
 }
 
 // runnable reports whether a file can be run as code and in which

@@ -1,6 +1,9 @@
 package programs
 
-import "path"
+import (
+	"path"
+	"strings"
+)
 
 // Configuration that runs commands (issue 19, persistence points): the
 // files programs read at start below home (~/.config/**, ~/.local/share/**,
@@ -22,10 +25,158 @@ var toolchainBins = []string{
 // ToolchainBin reports a directory (below home: rel) that a toolchain puts
 // on the user's PATH.
 func ToolchainBin(rel string) bool {
-	for _, pat := range toolchainBins {
-		if ok, _ := path.Match(pat, rel); ok {
+	return matchAny(toolchainBins, rel)
+}
+
+// matchAny reports a path that one of the patterns matches.
+func matchAny(pats []string, p string) bool {
+	for _, pat := range pats {
+		if ok, _ := path.Match(pat, p); ok {
 			return true
 		}
 	}
 	return false
+}
+
+// projectConfigs are project files (below the project: a path pattern)
+// that a program reads as configuration naming code it runs without being
+// asked: cargo's runner and rustc-wrapper, npm's script-shell and
+// node-options, yarn's yarnPath, pnpm's hooks file, git hooks kept by
+// husky and lefthook, mise's hooks and tasks.
+var projectConfigs = []string{
+	".cargo/config", ".cargo/config.toml", "*/.cargo/config.toml", ".npmrc", ".yarnrc", ".yarnrc.yml",
+	".pnpmfile.cjs", ".pnpmfile.mjs", ".husky/*", ".husky/_/*", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml",
+	"lefthook.yaml", "mise.toml", ".mise.toml", "mise.local.toml", ".mise/config.toml", ".config/mise.toml",
+	".config/mise/config.toml", "uv.toml", "pip.conf", "pip.ini", ".bunfig.toml", "bunfig.toml",
+}
+
+// ProjectConfig reports a project file (rel: its path below the project)
+// that a program reads as configuration naming code to run.
+func ProjectConfig(rel string) bool {
+	return matchAny(projectConfigs, rel)
+}
+
+// notConfig are extensions of files below home that no program reads as
+// its configuration: notes, logs, data.
+var notConfig = map[string]bool{".md": true, ".txt": true, ".log": true, ".csv": true, ".html": true,
+	".rst": true, ".org": true, ".pdf": true, ".png": true, ".jpg": true, ".svg": true}
+
+// HomeConfig reports a file below home (rel: its path below home) that a
+// program reads as configuration when it starts: under ~/.config or
+// ~/.local/share, or in a dot-directory of home (~/.tmux/..., ~/.vscode/
+// extensions/...). Whether writing one matters is what it makes run.
+func HomeConfig(rel string) bool {
+	dir, base := path.Split(rel)
+	if dir == "" || notConfig[strings.ToLower(path.Ext(base))] || strings.Contains(strings.ToLower(base), "history") {
+		return false
+	}
+	return strings.HasPrefix(rel, ".") || ToolchainBin(path.Clean(dir))
+}
+
+// codeKeys are the settings of configuration files whose value names a
+// program or code to run (the key as spelled in the file, lower case):
+// npm's script-shell runs every script and node-options' --require loads a
+// file into every node; yarnPath is the yarn that runs; cargo's runner
+// and rustc-wrapper wrap every run and build. Git's are GitCodeKey's.
+var codeKeys = map[string]bool{
+	"script-shell": true, "node-options": true, "yarnpath": true, "runner": true, "rustc-wrapper": true,
+	"rustc-workspace-wrapper": true, "rustc": true, "rustdoc": true, "linker": true, "init-module": true,
+	"onload-script": true,
+}
+
+// nodeLoads are node's options whose value is a file loaded before the
+// program (in NODE_OPTIONS and npm's node-options).
+var nodeLoads = map[string]bool{"--require": true, "-r": true, "--import": true, "--loader": true,
+	"--experimental-loader": true}
+
+// setting is one key = value (key: value, key=value) line of a
+// configuration text, the key lower case and the value unquoted.
+type setting struct{ key, value string }
+
+// settings are the key/value lines of a configuration text: ini, TOML,
+// YAML and npmrc alike (at most 256).
+func settings(text string) []setting {
+	var out []setting
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- "))
+		i := strings.IndexAny(t, "=:")
+		if strings.HasPrefix(t, "@") {
+			i = strings.IndexByte(t, '=') // npm's scoped key: @acme:registry=URL
+		}
+		if i <= 0 || t[0] == '#' || t[0] == ';' {
+			continue
+		}
+		key := strings.ToLower(strings.Trim(strings.TrimSpace(t[:i]), `"'`))
+		v := strings.TrimSpace(t[i+1:])
+		if len(v) > 1 && (v[0] == '"' || v[0] == '\'') {
+			if end := strings.IndexByte(v[1:], v[0]); end >= 0 {
+				v = v[1 : 1+end]
+			}
+		}
+		out = append(out, setting{key, v})
+		if len(out) >= 256 {
+			break
+		}
+	}
+	return out
+}
+
+// ConfigPrograms are the programs and files a configuration text's code
+// settings name (script-shell=./x.sh, node-options=--require ./h.js,
+// yarnPath: .yarn/releases/y.cjs, runner = "/tmp/r.sh").
+func ConfigPrograms(text string) []string {
+	var out []string
+	for _, st := range settings(text) {
+		f := strings.Fields(st.value)
+		if !codeKeys[st.key] || len(f) == 0 {
+			continue
+		}
+		if st.key != "node-options" {
+			out = append(out, f[0])
+			continue
+		}
+		for k, w := range f {
+			name, val, eq := strings.Cut(w, "=")
+			switch {
+			case eq && nodeLoads[name]:
+				out = append(out, val)
+			case nodeLoads[w] && k+1 < len(f):
+				out = append(out, f[k+1])
+			}
+		}
+	}
+	return out
+}
+
+// sourceKeys are settings whose value is where a package manager takes
+// code from: pip's and uv's index, npm's and yarn's registry, Nix's
+// substituters and the keys it trusts, Go's proxy.
+var sourceKeys = map[string]bool{
+	"index-url": true, "extra-index-url": true, "find-links": true, "default-index": true, "registry": true,
+	"npmregistryserver": true, "substituters": true, "extra-substituters": true, "trusted-substituters": true,
+	"extra-trusted-substituters": true, "goproxy": true, "trusted-public-keys": true, "extra-trusted-public-keys": true,
+}
+
+// ConfigSource is a package source a configuration text names that is no
+// manager's default (DefaultIndex): pip.conf's index-url, an .npmrc
+// registry (also a scope's, @acme:registry), nix.conf's substituters.
+func ConfigSource(text string) (string, bool) {
+	for _, st := range settings(text) {
+		k := st.key
+		if strings.HasPrefix(k, "@") && strings.HasSuffix(k, ":registry") {
+			k = "registry"
+		}
+		if !sourceKeys[k] {
+			continue
+		}
+		if strings.Contains(k, "public-keys") {
+			return st.value, st.value != "" // a key that signs what is installed
+		}
+		for _, u := range strings.Fields(st.value) {
+			if !DefaultIndex(u) {
+				return u, true
+			}
+		}
+	}
+	return "", false
 }
