@@ -90,7 +90,7 @@ func interpCode(args []arg, p *programs.Program) (code *arg, flag string, found,
 	}
 	// The program model's grammar: the options whose value is code, those
 	// that take a value, those whose value is attached (perl -i.bak, -Mmod).
-	codeShort, withArg, attached := p.Inline, p.Opts.Short, p.Attached
+	codeShort, withArg, attached, digits := p.Inline, p.Opts.Short, p.Attached, p.AttachedDigits
 	i := 0
 loop:
 	for i < len(args) {
@@ -125,6 +125,10 @@ loop:
 			case strings.Contains(codeShort, ch):
 				if j+1 < len(v) && lang != "js" { // node -pe CODE: the code is the next word
 					take(arg{Word: Word{Value: v[j+1:], Static: a.Static}}, "-"+ch)
+				} else if lang == "js" && i+1 < len(args) && args[i+1].Static && len(args[i+1].Value) > 1 && args[i+1].Value[0] == '-' {
+					// node -p -e CODE: -p prints what the -e code gives.
+					i++
+					continue loop
 				} else if i+1 < len(args) {
 					take(args[i+1], "-"+ch)
 					i++
@@ -138,6 +142,8 @@ loop:
 				continue loop
 			case ch == p.Module:
 				return nil, "", false, true
+			case strings.Contains(digits, ch):
+				j += p.DigitsAfter(v[j+1:]) // perl -l0e CODE: the cluster goes on
 			case strings.Contains(withArg, ch):
 				if j+1 == len(v) {
 					i++
@@ -161,7 +167,7 @@ loop:
 		}
 		return &joined, codeFlag, true, false
 	}
-	if i < len(args) && !(args[i].Static && args[i].Value == "-") {
+	if i < len(args) && !(args[i].Static && programs.StdinPath(args[i].Value)) {
 		return nil, "", false, true
 	}
 	return nil, "", false, false

@@ -85,6 +85,10 @@ type Program struct {
 	InlineLong []string
 	// Attached are options whose value is written onto them (perl -i.bak).
 	Attached string
+	// AttachedDigits are options whose attached value is digits only
+	// (perl -l[octal], -0[octal]): the cluster goes on after the digits, so
+	// perl -le CODE is -l then -e CODE.
+	AttachedDigits string
 	// Module is the option that runs a module instead of a script
 	// (python -m); Check the options that only read the code and check its
 	// syntax (bash -n, node -c, ruby -c, php -l), CheckLong the long ones
@@ -257,6 +261,8 @@ func (p *Program) ChecksOnly(args []string) bool {
 					mod = args[i+1]
 				}
 				return slices.Contains(p.CheckModules, mod)
+			case strings.IndexByte(p.AttachedDigits, c) >= 0:
+				k += p.DigitsAfter(a[k+1:])
 			case strings.IndexByte(p.Opts.Short, c) >= 0 || strings.IndexByte(p.Attached, c) >= 0:
 				if k == len(a)-1 && strings.IndexByte(p.Opts.Short, c) >= 0 {
 					i++ // the value is the next word
@@ -266,6 +272,16 @@ func (p *Program) ChecksOnly(args []string) bool {
 		}
 	}
 	return false
+}
+
+// DigitsAfter is how many leading characters of rest are the digits an
+// AttachedDigits option takes (octal or hex: 0-9, a-f after x).
+func (p *Program) DigitsAfter(rest string) int {
+	n := 0
+	for n < len(rest) && (rest[n] >= '0' && rest[n] <= '9' || n > 0 && rest[n] == 'x' || n > 1 && rest[1] == 'x' && strings.IndexByte("abcdefABCDEF", rest[n]) >= 0) {
+		n++
+	}
+	return n
 }
 
 var index = map[string]*Program{}
