@@ -527,7 +527,8 @@ const (
 )
 
 var _ = onExec(func(j *judge, x execution) {
-	if programs.HooksOff(x.e.Name, x.args) || j.agentHomeMoved(x.e) || j.settingsFileHooksOff(x.e, x.args) {
+	name, args := programs.AgentCall(x.e.Name, x.args) // npx @anthropic-ai/claude-code ... is claude
+	if programs.HooksOff(name, args) || j.agentHomeMoved(x.e, name) || j.settingsFileHooksOff(x.e, name, args) {
 		j.add(RuleAgentHooksOff, x.detail)
 	}
 	if programs.ConfigWrite(x.e.Name, x.args) {
@@ -537,10 +538,23 @@ var _ = onExec(func(j *judge, x execution) {
 
 // agentHomeMoved reports an agent started with its configuration
 // directory moved (CLAUDE_CONFIG_DIR=/tmp/c claude) somewhere that is not
-// the operator's (Env.AgentDirs, ~/.claude, ~/.codex): the hooks are not there.
-func (j *judge) agentHomeMoved(e *parse.Exec) bool {
-	v := programs.AgentHomeVar(e.Name)
+// the operator's (Env.AgentDirs, ~/.claude, ~/.codex): the hooks are not
+// there. A HOME moved elsewhere with no such variable moves the directory
+// with it (HOME=/tmp/h claude, export HOME=...; claude).
+func (j *judge) agentHomeMoved(e *parse.Exec, name string) bool {
+	v := programs.AgentHomeVar(name)
 	if v == "" {
+		return false
+	}
+	if _, set := assigned(e)(v); !set {
+		for k := len(e.Assigns) - 1; k >= 0; k-- {
+			a := e.Assigns[k]
+			if a.Name != "HOME" {
+				continue
+			}
+			d, ok := j.resolve(a.Value.Value, e.Dir)
+			return !a.Value.Static || !ok || j.home == "" || filepath.Clean(d) != j.home
+		}
 		return false
 	}
 	for k := len(e.Assigns) - 1; k >= 0; k-- {
@@ -577,11 +591,13 @@ var _ = rules(
 	Rule{ID: RuleAgentHooksOff, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 		Reason:      "starts a coding agent with settings that switch its hooks or permission checks off: the guard would not see what it runs",
 		Alternative: "run the agent with the operator's settings",
-		Matches:     "`claude --settings` of a file, or whose JSON holds `disableAllHooks`, `hooks` or `permissions`; `CLAUDE_CONFIG_DIR`/`CODEX_HOME` set to a directory not the operator's for the agent; `--setting-sources` without `user`; `codex --ignore-user-config`, `--dangerously-bypass-hook-trust`, `--disable hooks`, `-c hooks…`/`approval_policy=never`/`sandbox_mode=danger-full-access`",
+		Matches:     "`claude --settings` of a file, or whose JSON holds `disableAllHooks`, `hooks` or `permissions`; `CLAUDE_CONFIG_DIR`/`CODEX_HOME` set to a directory not the operator's for the agent, or `HOME` moved with neither set (the agent's settings and hooks move with it); the same for an agent started by a package runner (`npx @anthropic-ai/claude-code`, `bunx @openai/codex`); `--setting-sources` without `user`; `codex --ignore-user-config`, `--dangerously-bypass-hook-trust`, `--disable hooks`, `-c hooks…`/`approval_policy=never`/`sandbox_mode=danger-full-access`",
 		Fire: []string{`claude --settings '{"disableAllHooks": true}' -p hi`, "claude --setting-sources project -p x", "codex exec --ignore-user-config 'x'",
-			"claude --settings ./s.json -p hi", "CLAUDE_CONFIG_DIR=/tmp/c claude -p x", "CODEX_HOME=/tmp/c codex exec x"},
+			"claude --settings ./s.json -p hi", "CLAUDE_CONFIG_DIR=/tmp/c claude -p x", "CODEX_HOME=/tmp/c codex exec x",
+			"HOME=/tmp/h claude -p hi", "export HOME=/tmp/h; codex exec x", `npx -y @anthropic-ai/claude-code --settings '{"disableAllHooks": true}' -p x`},
 		Pass: []string{`claude --settings '{"model": "opus"}' -p hi`, "claude -p 'summarise'", "codex exec 'explain'",
-			"CLAUDE_CONFIG_DIR=~/.claude claude -p x", "CODEX_HOME=~/.codex codex exec x"}},
+			"CLAUDE_CONFIG_DIR=~/.claude claude -p x", "CODEX_HOME=~/.codex codex exec x", "HOME=/tmp/h make test",
+			"HOME=/tmp/h CLAUDE_CONFIG_DIR=~/.claude claude -p x", "npx -y @anthropic-ai/claude-code -p 'summarise'"}},
 )
 
 // protectedOperands judges the operands of a program whose effect on them
@@ -726,8 +742,8 @@ func inertInStore(p string, kind writeKind) bool {
 
 // settingsFileHooksOff reads the file claude --settings names (bounded):
 // one that cannot be read, or whose text switches hooks off, is hooks off.
-func (j *judge) settingsFileHooksOff(e *parse.Exec, args []string) bool {
-	f := programs.SettingsFile(e.Name, args)
+func (j *judge) settingsFileHooksOff(e *parse.Exec, name string, args []string) bool {
+	f := programs.SettingsFile(name, args)
 	if f == "" {
 		return false
 	}

@@ -30,14 +30,16 @@ var _ = rules(
 	Rule{ID: RuleAgentUnsupervised, Class: ClassOversight, Severity: SevHigh, Decision: Ask,
 		Reason:      "starts a coding agent with its approvals or sandbox switched off: it runs what its model decides, with no human",
 		Alternative: "run the agent in its default mode, or ask the operator",
-		Matches:     "`claude --dangerously-skip-permissions` or `--permission-mode bypassPermissions`, `codex --dangerously-bypass-approvals-and-sandbox`/`--yolo`, `gemini --yolo`/`--approval-mode yolo`, `aider --yes-always`, `cursor-agent --force`, `amp --dangerously-allow-all`",
-		Fire:        []string{`claude --dangerously-skip-permissions -p "fix the tests"`, "claude -p --permission-mode bypassPermissions 'deploy'", "codex exec --yolo 'clean up'", "gemini --yolo -p 'x'", "aider --yes-always --message 'refactor'"},
-		Pass:        []string{`claude -p "summarise the diff"`, "claude --permission-mode plan", "codex exec 'explain main.go'", "aider --help", "gemini -p 'x'"}},
+		Matches:     "`claude --dangerously-skip-permissions` or `--permission-mode bypassPermissions`, `codex --dangerously-bypass-approvals-and-sandbox`/`--yolo`, `gemini --yolo`/`--approval-mode yolo`, `aider --yes-always` (or a prefix, `--yes`), `qwen --yolo`, `crush --yolo`, `copilot --allow-all-tools`, `cursor-agent --force`, `amp --dangerously-allow-all`, also started by a package runner (`npx @anthropic-ai/claude-code --dangerously-skip-permissions`)",
+		Fire: []string{`claude --dangerously-skip-permissions -p "fix the tests"`, "claude -p --permission-mode bypassPermissions 'deploy'", "codex exec --yolo 'clean up'", "gemini --yolo -p 'x'", "aider --yes-always --message 'refactor'",
+			"aider --yes --message 'refactor'", "qwen --yolo -p 'x'", "npx -y @anthropic-ai/claude-code --dangerously-skip-permissions -p x"},
+		Pass: []string{`claude -p "summarise the diff"`, "claude --permission-mode plan", "codex exec 'explain main.go'", "aider --help", "gemini -p 'x'",
+			"qwen -p 'x'", "npx -y @anthropic-ai/claude-code -p x", "npx yes --yolo"}},
 )
 
 var _ = onExec(func(j *judge, x execution) {
 	name := x.e.Name
-	if programs.Unsupervised(name, x.args) {
+	if an, aa := programs.AgentCall(name, x.args); programs.Unsupervised(an, aa) {
 		j.add(RuleAgentUnsupervised, x.detail)
 	}
 	if programs.HistoryOff(name, x.args) || programs.LogWipe(name, x.args) {

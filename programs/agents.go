@@ -39,8 +39,26 @@ func Unsupervised(name string, args []string) bool {
 		}
 		m, ok := val("--approval-mode")
 		return ok && m == "yolo"
+	case "qwen":
+		// qwen-code is gemini-cli's fork, with its options.
+		if hasWord(args, "--yolo", "-y") {
+			return true
+		}
+		m, ok := val("--approval-mode")
+		return ok && m == "yolo"
 	case "aider":
-		return hasWord(args, "--yes-always")
+		// aider's options are argparse's: any unique prefix of
+		// --yes-always is it (--yes, --yes-a).
+		for _, a := range args {
+			if len(a) >= 5 && strings.HasPrefix("--yes-always", a) {
+				return true
+			}
+		}
+		return false
+	case "crush":
+		return hasWord(args, "--yolo", "-y")
+	case "copilot":
+		return hasWord(args, "--allow-all-tools", "--allow-all")
 	case "cursor-agent":
 		return hasWord(args, "--force", "-f")
 	case "amp":
@@ -92,6 +110,28 @@ func LogWipe(name string, args []string) bool {
 // agents are the coding agents' command names.
 var agents = map[string]bool{"claude": true, "codex": true, "gemini": true, "aider": true, "cursor-agent": true,
 	"amp": true, "goose": true, "opencode": true, "copilot": true, "qwen": true, "crush": true}
+
+// agentPackages are the npm packages whose command is an agent (by the
+// last part of the name, as PackageRun gives it: @anthropic-ai/claude-code
+// is claude-code): npx, bunx, pnpm dlx and npm exec of one start the agent.
+var agentPackages = map[string]string{
+	"claude-code": "claude", "codex": "codex", "gemini-cli": "gemini", "qwen-code": "qwen",
+	"copilot": "copilot", "amp": "amp", "opencode-ai": "opencode", "crush": "crush",
+}
+
+// AgentCall is the agent a package runner starts (npx -y
+// @anthropic-ai/claude-code@latest -p x is claude -p x), else name and
+// args unchanged.
+func AgentCall(name string, args []string) (string, []string) {
+	tool, rest := PackageRun(name, args)
+	if tool == name {
+		return name, args
+	}
+	if a, ok := agentPackages[tool]; ok {
+		return a, rest
+	}
+	return tool, rest
+}
 
 // IsAgent reports a coding agent's command name.
 func IsAgent(name string) bool { return agents[name] }
