@@ -30,10 +30,12 @@ var _ = rules(
 		Fire: []string{": > ~/Documents/thesis.tex", "truncate -s 0 ~/Documents/thesis.tex", "cp /dev/null ~/Documents/thesis.tex", "sed -i d ~/Documents/thesis.tex", "unzip -o /tmp/junk.zip -d ~",
 			"sort -o ~/Documents/a.txt /dev/null", "uniq /dev/null ~/Documents/a.txt", "shuf -n 0 -o ~/Documents/a.txt ~/Documents/a.txt", "gawk -i inplace '0' ~/Documents/a.txt",
 			`perl -0777 -pi -e '$_=""' ~/Documents/a.txt`, "printf '1,$d\nw\n' | ed ~/Documents/a.txt", "tee ~/Documents/a.txt < /dev/null",
-			"emacs --batch ~/Documents/a.org --eval '(progn (erase-buffer) (save-buffer))'"},
+			"emacs --batch ~/Documents/a.org --eval '(progn (erase-buffer) (save-buffer))'",
+			`mcp__fs__truncate_file {"path":"/home/user/Documents/thesis.tex"}`},
 		Pass: []string{": > ./app.log", "truncate -s 0 ./app.log", "cp /dev/null ./app.log", "sed -i 's/foo/bar/' ~/notes/todo.txt", "truncate -s 0 ~/.cache/app/log", "unzip -o assets.zip -d ./static",
 			"sort -o ~/Documents/a.txt ~/Documents/b.txt", "uniq ~/Documents/b.txt ~/Documents/a.txt", "shuf -n 5 -o ~/Documents/a.txt ~/Documents/b.txt", "gawk -i inplace '{sub(/a/,\"b\")}1' ~/Documents/a.txt",
-			"perl -pi -e 's/a/b/' ~/Documents/a.txt", "printf ',s/a/b/g\nw\n' | ed ~/Documents/a.txt", "tee ~/Documents/a.txt < ./b.txt", "sort -o ./a.txt /dev/null"}},
+			"perl -pi -e 's/a/b/' ~/Documents/a.txt", "printf ',s/a/b/g\nw\n' | ed ~/Documents/a.txt", "tee ~/Documents/a.txt < ./b.txt", "sort -o ./a.txt /dev/null",
+			`mcp__fs__truncate_file {"path":"/home/user/proj/app.log"}`}},
 )
 
 var _ = onExec(func(j *judge, x execution) {

@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"errors"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -8,107 +10,523 @@ import (
 	"github.com/sentinel-guard/sentinel/programs"
 )
 
-// MCP tools' arguments typed like any other operand (issue 19 class 14):
-// an mcp__SERVER__TOOL call whose arguments name a path, a URL or a
-// command is judged as the read, write, fetch or command it is. What the
-// tool does to a path is read from its name: a verb that writes, moves or
-// deletes makes its paths writes (deletes), anything else reads them (a
-// read of ~/.aws/credentials by mcp__filesystem__read_file is a secret
-// read); a tool that runs commands (mcp__shell__run_command) has its
-// command judged as Bash.
+// MCP tools' arguments typed like any other operand (issue 19): an
+// mcp__SERVER__TOOL call is judged as the reads, writes, deletions and
+// commands its arguments amount to. Each argument is typed once, here, by
+// its key's shape and its value's (mcpArgType): code (a command, a script,
+// keys typed into a terminal, input written to a process), SQL, a path, a
+// destination, a URL (a file:// URL is a path), a file's content, a bare
+// name joined to a directory, an action word, a git ref. What the tool
+// does to its paths is read from its verbs (its name's words, and an
+// action argument's: str_replace_editor {command: create}): a write, a
+// move, a delete or an emptying; a read verb reads them; a tool with no
+// verb known both reads and writes them (an unknown verb on a protected
+// path stops). Code is judged by the reader of its language (a language
+// argument, else the server's or tool's name, else the shell; code that
+// is not shell and names no language is judged by what it embeds). A
+// server that fronts a program of the model (kubernetes: kubectl, redis:
+// redis-cli, terraform, vercel) has its call judged as that program's
+// command line; a database server's drop, flush or unbounded delete is
+// destructive; a hosting server's ref deletion or forced update is a
+// force push.
 
-// mcpPathKeys name arguments that hold a path; mcpURLKeys a URL;
-// mcpCommandKeys a command line.
-var (
-	mcpPathKeys    = []string{"path", "paths", "file", "files", "file_path", "filepath", "filename", "filenames", "dir", "directory", "source", "destination", "target", "src", "dest", "root", "cwd", "notebook_path"}
-	mcpURLKeys     = []string{"url", "uri", "urls", "endpoint", "href", "link"}
-	mcpCommandKeys = []string{"command", "cmd", "script", "shell", "commandline", "command_line", "cli_command", "input"}
-	// mcpSQLKeys hold a statement for a data store
-	mcpSQLKeys = []string{"sql", "query", "statement", "statements"}
-	// mcpDestKeys name where a move puts its sources
-	mcpDestKeys = []string{"destination", "dest", "target", "to", "new_path", "destination_path", "target_path"}
+type mcpArg int
+
+const (
+	mcpOther   mcpArg = iota
+	mcpCode           // code to run: its reader is the tool's language
+	mcpSQL            // a statement for a data store
+	mcpLang           // names the language of the code arguments
+	mcpPath           // a path the tool acts on
+	mcpSource         // what a copy or move takes (read, or moved away)
+	mcpDest           // where a move or copy puts its sources
+	mcpURL            // a URL (file:// is a path)
+	mcpContent        // the text written to the tool's path
+	mcpDir            // a directory a bare name is joined to
+	mcpName           // a bare name (joined to mcpDir), or a path
+	mcpRef            // a git branch or ref
 )
 
-// mcpVerbs sort a tool's name: writes, deletes, runs.
+// mcpArgType types one argument by its key (lower case). Keys ending in
+// path, _file or _dir are paths; the rest are named.
+func mcpArgType(k string) mcpArg {
+	switch k {
+	case "command", "cmd", "cmds", "commands", "script", "shell", "commandline", "command_line", "cli_command",
+		"shell_command", "input", "code", "source_code", "stdin", "keys", "cell", "snippet":
+		return mcpCode
+	case "sql", "statement", "statements", "migration", "ddl":
+		return mcpSQL
+	case "query":
+		return mcpSQL // SQL only on a database server or when it reads as SQL (mcpTool)
+	case "language", "lang", "kernel", "runtime", "interpreter":
+		return mcpLang
+	case "path", "paths", "file", "files", "file_path", "filepath", "filename", "filenames", "notebook_path",
+		"root", "cwd", "target", "workdir", "working_directory":
+		return mcpPath
+	case "source", "src", "from", "old_path", "oldpath", "source_path", "sources":
+		return mcpSource
+	case "destination", "dest", "dst", "to", "new_path", "newpath", "destination_path", "target_path":
+		return mcpDest
+	case "url", "uri", "urls", "uris", "endpoint", "href", "link":
+		return mcpURL
+	case "content", "contents", "text", "body", "data", "file_text", "new_str", "new_string", "new_content", "new_source":
+		return mcpContent
+	case "dir", "directory", "folder", "parent", "parent_dir", "location":
+		return mcpDir
+	case "name", "file_name", "basename":
+		return mcpName
+	case "branch", "ref", "branch_name", "ref_name", "tag":
+		return mcpRef
+	}
+	switch {
+	case strings.HasSuffix(k, "path"), strings.HasSuffix(k, "_file"):
+		return mcpPath
+	case strings.HasSuffix(k, "_dir"), strings.HasSuffix(k, "_directory"):
+		return mcpDir
+	case strings.HasSuffix(k, "_url") || strings.HasSuffix(k, "_uri"):
+		return mcpURL
+	case strings.HasSuffix(k, "_command") || strings.HasSuffix(k, "_script") || strings.HasSuffix(k, "_code"):
+		return mcpCode
+	}
+	return mcpOther
+}
+
+// mcpVerbs sort a tool's words: writes, deletes, emptyings, reads, runs.
 var (
-	mcpWriteVerbs  = []string{"write", "edit", "create", "move", "rename", "copy", "put", "upload", "save", "append", "patch", "update", "set", "mkdir"}
-	mcpDeleteVerbs = []string{"delete", "remove", "rm", "rmdir", "unlink", "trash", "purge", "del", "erase"}
-	mcpRunVerbs    = []string{"run", "exec", "execute", "shell", "terminal", "command", "bash", "spawn", "cli"}
+	mcpWriteVerbs  = []string{"write", "edit", "create", "move", "rename", "copy", "put", "upload", "save", "append", "patch", "update", "set", "mkdir", "overwrite", "replace", "insert", "modify", "store", "touch", "truncate", "empty", "clear", "new", "make"}
+	mcpDeleteVerbs = []string{"delete", "remove", "rm", "rmdir", "unlink", "trash", "purge", "del", "erase", "destroy", "wipe", "shred", "drop"}
+	mcpEmptyVerbs  = []string{"truncate", "empty", "clear", "wipe", "blank", "zero"}
+	mcpReadVerbs   = []string{"read", "get", "list", "ls", "view", "show", "search", "find", "cat", "open", "stat", "info", "describe", "fetch", "download", "head", "tail", "tree", "grep", "glob", "inspect", "diff", "count", "exists", "check", "query", "load", "navigate", "browse", "preview", "watch", "print", "lookup", "explain", "status", "summarize"}
+	mcpRunVerbs    = []string{"run", "exec", "execute", "shell", "terminal", "command", "bash", "spawn", "cli", "eval", "evaluate", "interact", "send", "start", "process", "repl"}
 	// a tool of these names deletes a whole tree (rm -rf), not one file
 	mcpTreeWords = []string{"directory", "dir", "folder", "rmdir", "tree", "recursive"}
+	// words of a tool's name that join its verbs, not objects
+	mcpFiller = []string{"in", "to", "from", "of", "for", "by", "the", "a", "an", "on", "or", "and", "with", "mcp", "tool", "api"}
 )
 
+// mcpCall is one call as typed.
+type mcpCall struct {
+	tool  string
+	words []string // the verbs and objects: the tool name's and an action argument's
+	prog  *programs.Program
+	lang  string // the reader of its code: a programs.CodeLang, or ""
+}
+
+func (c *mcpCall) has(vs []string) bool {
+	for _, w := range c.words {
+		if contains(vs, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// mcpWords splits a tool's or server's name into its lower-case words
+// (snake, kebab, dotted and camel case).
+func mcpWords(name string) []string {
+	var b strings.Builder
+	for i, r := range name {
+		if r >= 'A' && r <= 'Z' && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return strings.FieldsFunc(strings.ToLower(b.String()), func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ' ' })
+}
+
 func (j *judge) mcpTool(tool string, obj map[string]any) error {
-	name := strings.ToLower(tool[strings.LastIndex(tool, "__")+2:])
-	words := strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '-' || r == '.' })
-	hasVerb := func(vs []string) bool {
-		for _, w := range words {
-			for _, v := range vs {
-				if w == v {
-					return true
-				}
-			}
-		}
-		return false
+	rest := strings.TrimPrefix(tool, "mcp__")
+	server, name, _ := strings.Cut(rest, "__")
+	if name == "" {
+		name = server
 	}
-	kind, write := kindEdit, hasVerb(mcpWriteVerbs)
-	if hasVerb(mcpDeleteVerbs) {
-		kind, write = kindDelete, true
-	}
-	detail := tool
-	// a delete is judged as rm judges it (rm -rf ~ through delete_directory
-	// is RM-HOME, not a dotfile write), a move as mv (move_file of
-	// ~/Documents to /tmp is MOVE-ROOT)
-	tree := hasVerb(mcpTreeWords) || obj["recursive"] == true
-	synth := &parse.Exec{Name: "rm", Dir: j.cwd}
-	var moved []string
-	dest := ""
-	if hasVerb([]string{"move", "rename", "mv"}) {
-		for k, v := range obj {
-			if s, ok := v.(string); ok && contains(mcpDestKeys, strings.ToLower(k)) {
-				dest = s
-			}
-		}
+	c := &mcpCall{tool: tool, words: mcpWords(name), prog: programs.Service(server)}
+	if c.prog == nil {
+		c.prog = programs.Service(name)
 	}
 	keys := make([]string, 0, len(obj))
+	typed := map[string]mcpArg{}
 	for k := range obj {
 		keys = append(keys, k)
+		typed[k] = mcpArgType(strings.ToLower(k))
 	}
 	sort.Strings(keys) // deterministic hits
+	// an action argument's one word is a verb of the call (command: create)
 	for _, k := range keys {
-		lk := strings.ToLower(k)
-		for _, v := range mcpStrings(obj[k]) {
-			switch {
-			case kind == kindDelete && (contains(mcpPathKeys, lk) || strings.HasSuffix(lk, "path")):
-				if p, ok := j.resolve(v, j.cwd); ok {
-					j.rmAbs(synth, p, tree, tree, detail+" "+v)
-				}
-			case contains(mcpPathKeys, lk) || strings.HasSuffix(lk, "_path") || strings.HasSuffix(lk, "path"):
-				if dest != "" && !contains(mcpDestKeys, lk) {
-					moved = append(moved, v)
-				}
-				if write && (lk != "source" && lk != "src" || kind == kindDelete) {
-					j.writePath(v, kind, detail+" "+v)
-				} else {
-					j.readPath(v, detail+" "+v)
-				}
-			case contains(mcpURLKeys, lk) || strings.HasSuffix(lk, "_url"):
-				if h := programs.HostOf(v); metadataHost(h) {
-					j.secretReadHit(detail + " " + v)
-				}
-			case contains(mcpCommandKeys, lk) && (hasVerb(mcpRunVerbs) || lk == "cli_command"):
-				if err := j.bash(v); err != nil {
-					return err // could not be judged: the call's error decision
-				}
-			case contains(mcpSQLKeys, lk) && destructiveSQL(v):
-				j.add(RuleDataSqlDestructive, detail) // mcp__postgres__query {sql: "DROP TABLE users"}
+		if s, ok := obj[k].(string); ok && (typed[k] == mcpCode || strings.EqualFold(k, "action") || strings.EqualFold(k, "operation") || strings.EqualFold(k, "mode")) {
+			if w := mcpWords(s); len(w) > 0 && len(w) <= 2 && !strings.ContainsAny(s, " /") && programs.Lookup(s) == nil && mcpVerb(w) {
+				c.words = append(w, c.words...)
+				typed[k] = mcpOther
 			}
 		}
 	}
-	if len(moved) > 0 {
-		j.moveAway(&parse.Exec{Name: "mv", Dir: j.cwd}, moved, dest, detail)
+	// the language of its code: an argument, else the server's or tool's name
+	for _, k := range keys {
+		if s, ok := obj[k].(string); ok && typed[k] == mcpLang {
+			c.lang = programs.CodeLang(s)
+			if c.lang == "" {
+				c.lang = "unknown:" + s
+			}
+		}
+	}
+	if c.lang == "" {
+		for _, w := range append(mcpWords(server), c.words...) {
+			if l := programs.CodeLang(w); l != "" && l != "shell" {
+				c.lang = l
+				break
+			}
+		}
+	}
+	if c.lang == "" && c.prog != nil {
+		switch programs.Canon(c.prog.Name) {
+		case "redis-cli":
+			c.lang = "redis"
+		case "mongosh":
+			c.lang = "mongo"
+		}
+	}
+	if err := j.mcpCode(c, obj, keys, typed); err != nil {
+		return err
+	}
+	j.mcpFiles(c, obj, keys, typed)
+	j.mcpService(c, obj, keys, typed)
+	return nil
+}
+
+// mcpVerb reports words that are a verb of some class.
+func mcpVerb(w []string) bool {
+	for _, x := range w {
+		for _, vs := range [][]string{mcpWriteVerbs, mcpDeleteVerbs, mcpReadVerbs, {"str", "undo"}} {
+			if contains(vs, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mcpCode judges the code and SQL arguments by their reader.
+func (j *judge) mcpCode(c *mcpCall, obj map[string]any, keys []string, typed map[string]mcpArg) error {
+	db := c.prog.Is(programs.Database)
+	for _, k := range keys {
+		switch typed[k] {
+		case mcpCode:
+			text := mcpCodeText(obj[k])
+			if strings.TrimSpace(text) == "" {
+				continue
+			}
+			if err := j.mcpRun(c, text); err != nil {
+				return err
+			}
+		case mcpSQL:
+			for _, v := range mcpStrings(obj[k]) {
+				if strings.EqualFold(k, "query") && !db && c.lang != "sql" && !sqlShaped(v) {
+					continue // a search query, not a statement
+				}
+				lang := "sql"
+				if c.lang == "mongo" || c.lang == "redis" {
+					lang = c.lang
+				}
+				src, _ := programs.CodeShell(lang, v)
+				if err := j.bash(src); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	return nil
+}
+
+// mcpRun judges code by its reader. Code of no language named that does
+// not parse as shell (input written to a running python) is judged by the
+// shell commands it embeds; code a shell tool runs must parse.
+func (j *judge) mcpRun(c *mcpCall, text string) error {
+	lang := c.lang
+	if strings.HasPrefix(lang, "unknown:") {
+		return j.mcpEmbedded(text)
+	}
+	if lang == "" {
+		lang = "shell"
+	}
+	src, _ := programs.CodeShell(lang, text)
+	err := j.bash(src)
+	var se *parse.SyntaxError
+	if err != nil && lang == "shell" && c.lang == "" && !c.has([]string{"shell", "bash", "sh", "terminal", "cli", "command"}) && errors.As(err, &se) {
+		return j.mcpEmbedded(text)
+	}
+	return err
+}
+
+// mcpEmbedded judges the shell commands embedded in code no reader reads.
+// Until the shared reader of embedded shell strings is in package parse,
+// such code adds nothing.
+func (j *judge) mcpEmbedded(string) error { return nil }
+
+// mcpCodeText is a code argument as shell text: a string as written, a
+// list as the argv it is.
+func mcpCodeText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		argv := mcpStrings(x)
+		if len(argv) == len(x) {
+			return programs.QuoteArgv(argv)
+		}
+		return strings.Join(argv, "\n")
+	}
+	return ""
+}
+
+// sqlShaped: text that opens with a SQL statement's verb.
+func sqlShaped(s string) bool {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ToUpper(f[0]) {
+	case "SELECT", "INSERT", "UPDATE", "DELETE", "DROP", "TRUNCATE", "ALTER", "CREATE", "GRANT", "REVOKE", "WITH", "MERGE", "REPLACE":
+		return true
+	}
+	return false
+}
+
+// mcpFiles judges the paths and URLs by the tool's verbs.
+func (j *judge) mcpFiles(c *mcpCall, obj map[string]any, keys []string, typed map[string]mcpArg) {
+	del := c.has(mcpDeleteVerbs)
+	write := c.has(mcpWriteVerbs) || del
+	read := c.has(mcpReadVerbs)
+	unknown := !write && !read && !c.has(mcpRunVerbs)
+	kind := kindEdit
+	content, hasContent := "", false
+	for _, k := range keys {
+		if typed[k] == mcpContent {
+			if s, ok := obj[k].(string); ok {
+				content, hasContent = s, true
+			}
+		}
+	}
+	switch {
+	case del:
+		kind = kindDelete
+	case c.has(mcpEmptyVerbs) || hasContent && write && strings.TrimSpace(content) == "" && !c.has([]string{"append"}):
+		kind = kindEmpty // truncate_file, overwrite {content: ""}
+	}
+	tree := c.has(mcpTreeWords) || obj["recursive"] == true
+	move := c.has([]string{"move", "rename", "mv"})
+	detail := c.tool
+	synth := &parse.Exec{Name: "rm", Dir: j.cwd}
+	var dirs, names, paths, srcs, dests []string
+	for _, k := range keys {
+		for _, v := range mcpStrings(obj[k]) {
+			switch typed[k] {
+			case mcpPath:
+				if strings.EqualFold(k, "target") && !pathShaped(v) {
+					continue
+				}
+				paths = append(paths, v)
+			case mcpSource:
+				if pathShaped(v) {
+					srcs = append(srcs, v)
+				}
+			case mcpDest:
+				if pathShaped(v) {
+					dests = append(dests, v)
+				}
+			case mcpDir:
+				dirs = append(dirs, v)
+			case mcpName:
+				names = append(names, v)
+			case mcpURL:
+				if p, ok := strings.CutPrefix(v, "file://"); ok {
+					paths = append(paths, p)
+				} else if h := programs.HostOf(v); metadataHost(h) {
+					j.secretReadHit(detail + " " + v)
+				}
+			}
+		}
+	}
+	// directory + name: the file is the name in the directory
+	for _, d := range dirs {
+		joined := false
+		for _, n := range names {
+			if n != "" && !strings.Contains(n, "/") && strings.ContainsAny(n, ".") {
+				paths = append(paths, strings.TrimSuffix(d, "/")+"/"+n)
+				joined = true
+			}
+		}
+		if !joined {
+			paths = append(paths, d)
+		}
+	}
+	for _, n := range names {
+		if strings.Contains(n, "/") && pathShaped(n) {
+			paths = append(paths, n)
+		}
+	}
+	switch {
+	case move && len(dests) > 0:
+		j.moveAway(&parse.Exec{Name: "mv", Dir: j.cwd}, append(srcs, paths...), dests[len(dests)-1], detail)
+		for _, v := range srcs {
+			j.writePath(v, kindDelete, detail+" "+v) // gone from where it was
+		}
+	case del:
+		paths = append(paths, srcs...)
+	default:
+		for _, v := range srcs {
+			j.readPath(v, detail+" "+v) // copy_file {source: ~/.ssh/id_rsa}
+		}
+	}
+	for _, v := range paths {
+		switch {
+		case del:
+			if p, ok := j.resolve(v, j.cwd); ok {
+				j.rmAbs(synth, p, tree, tree, detail+" "+v)
+			}
+		case write:
+			k := kind
+			if hasContent && kind == kindEdit && !c.has([]string{"append", "edit", "patch", "insert", "replace", "str"}) && mcpMode(obj) != "append" {
+				k = kindRewrite // the whole file written, as Write
+			}
+			j.writePath(v, k, detail+" "+v)
+			if hasContent {
+				if p, ok := j.resolve(v, j.cwd); ok {
+					j.noteWritten(p, content)
+					j.untrustedManifest(p, content, detail+" "+v)
+				}
+			}
+		case unknown:
+			j.readPath(v, detail+" "+v)
+			j.writePath(v, kindEdit, detail+" "+v) // a verb not known: what it may do to a protected path stops
+		default:
+			j.readPath(v, detail+" "+v)
+		}
+	}
+	for _, v := range dests {
+		if !move || write {
+			j.writePath(v, kindEdit, detail+" "+v)
+		}
+	}
+}
+
+// mcpMode is a write's mode argument ("append", "rewrite").
+func mcpMode(obj map[string]any) string {
+	s, _ := obj["mode"].(string)
+	return strings.ToLower(s)
+}
+
+// pathShaped: a value that reads as a path, not a word or an address.
+func pathShaped(v string) bool {
+	return strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, "./") ||
+		strings.HasPrefix(v, "../") || strings.HasPrefix(v, "file://") ||
+		strings.Contains(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " @")
+}
+
+// mcpService judges a call to a server that fronts a program: a
+// database's drop, flush or unbounded delete; a hosting service's ref
+// deletion or forced ref update; another service's call as its program's
+// command line (kubectl delete namespace prod).
+func (j *judge) mcpService(c *mcpCall, obj map[string]any, keys []string, typed map[string]mcpArg) {
+	detail := c.tool
+	for _, k := range keys {
+		if typed[k] != mcpRef {
+			continue
+		}
+		ref, ok := obj[k].(string)
+		if !ok || ref == "" {
+			continue
+		}
+		switch {
+		case c.has(mcpDeleteVerbs) && c.has([]string{"branch", "ref", "tag", "branches", "refs"}):
+			_ = j.bash("git push origin --delete " + programs.QuoteArgv([]string{ref})) // delete_branch {branch: main}
+		case obj["force"] == true:
+			sha, _ := obj["sha"].(string)
+			_ = j.bash("git push --force origin " + programs.QuoteArgv([]string{sha + ":" + ref})) // update_ref {force: true}
+		}
+	}
+	p := c.prog
+	if p == nil {
+		return
+	}
+	if p.Is(programs.Database) {
+		if c.has([]string{"drop", "truncate", "flush", "flushall", "flushdb", "dropdatabase", "purge", "wipe"}) ||
+			c.has([]string{"delete", "remove", "update", "replace"}) && mcpUnbounded(obj, keys) {
+			j.add(RuleDataSqlDestructive, detail) // drop-collection, flushdb, delete-many {filter: {}}
+		}
+		return
+	}
+	if !p.Kind.Any(programs.Cloud|programs.Cluster|programs.Infra) || p.Destroys == nil && !p.Is(programs.Infra) && !p.Is(programs.Cluster) {
+		return
+	}
+	// the command line: the tool's words (not the program's own name),
+	// the kind and name operands, the rest as --options
+	argv := []string{p.Name}
+	own := append([]string{strings.ToLower(p.Name)}, p.Names...)
+	for _, w := range c.words {
+		if !contains(own, w) && !contains(mcpFiller, w) {
+			argv = append(argv, w)
+		}
+	}
+	var kinds, ids, opts []string
+	for _, k := range keys {
+		if typed[k] != mcpOther && typed[k] != mcpName {
+			continue // judged by its type
+		}
+		lk := strings.ToLower(strings.ReplaceAll(k, "_", ""))
+		switch v := obj[k].(type) {
+		case string:
+			switch {
+			case lk == "resourcetype" || lk == "type" || lk == "kind" || lk == "resource":
+				kinds = append(kinds, v)
+			case lk == "name" || lk == "names" || lk == "id" || strings.HasSuffix(lk, "id") || strings.HasSuffix(lk, "name"):
+				ids = append(ids, v)
+			default:
+				opts = append(opts, "--"+mcpFlag(k)+"="+v)
+			}
+		case bool:
+			if v {
+				opts = append(opts, "--"+mcpFlag(k))
+			}
+		case float64:
+			opts = append(opts, fmt.Sprintf("--%s=%v", mcpFlag(k), v))
+		}
+	}
+	argv = append(append(append(argv, kinds...), ids...), opts...)
+	if len(argv) > 1 {
+		_ = j.bash(programs.QuoteArgv(argv)) // what it cannot judge is no call's error
+	}
+}
+
+// mcpFlag is a key as a command-line option: auto_approve is auto-approve.
+func mcpFlag(k string) string {
+	return strings.ToLower(strings.Join(mcpWords(k), "-"))
+}
+
+// mcpUnbounded: a data store's delete or update whose filter is absent or
+// empty matches every record.
+func mcpUnbounded(obj map[string]any, keys []string) bool {
+	for _, k := range keys {
+		switch strings.ToLower(k) {
+		case "filter", "where", "query", "selector", "match", "condition", "conditions", "keys", "key", "id", "ids", "pattern":
+			switch v := obj[k].(type) {
+			case map[string]any:
+				if len(v) > 0 {
+					return false
+				}
+			case string:
+				if t := strings.TrimSpace(v); t != "" && t != "{}" && t != "*" {
+					return false
+				}
+			case []any:
+				if len(v) > 0 {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // mcpStrings are the strings a value holds: itself, or an array's.

@@ -35,7 +35,7 @@ func exampleCall(ex string) Call {
 		c.Harness = HarnessCodex
 		return c
 	}
-	if tool, in, ok := strings.Cut(ex, " {"); ok && !strings.ContainsAny(tool, " '\"$") && tool != "" && tool[0] >= 'A' && tool[0] <= 'Z' {
+	if tool, in, ok := strings.Cut(ex, " {"); ok && !strings.ContainsAny(tool, " '\"$") && tool != "" && (tool[0] >= 'A' && tool[0] <= 'Z' || strings.HasPrefix(tool, "mcp__")) {
 		return Call{ToolName: tool, ToolInput: json.RawMessage("{" + in), Cwd: "/home/user/proj", PermissionMode: "default"}
 	}
 	return bash(ex)

@@ -368,25 +368,31 @@ func notebookShell(text string) string {
 		} else if json.Unmarshal(c.Source, &src) != nil {
 			continue
 		}
-		if rest, ok := strings.CutPrefix(src, "%%bash"); ok {
-			b.WriteString(rest + "\n")
-			continue
+		b.WriteString(CellShell(src))
+	}
+	return b.String()
+}
+
+// CellShell is the shell text that runs one code cell of a notebook (or
+// what IPython runs of its -c code): a %%bash/%%sh cell as shell, each
+// !line as shell, the rest by python3 -c; %magics are left out.
+func CellShell(src string) string {
+	var b strings.Builder
+	for _, m := range []string{"%%bash", "%%sh"} {
+		if rest, ok := strings.CutPrefix(src, m); ok {
+			return rest + "\n"
 		}
-		if rest, ok := strings.CutPrefix(src, "%%sh"); ok {
-			b.WriteString(rest + "\n")
-			continue
+	}
+	var py []string
+	for _, line := range strings.Split(src, "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "!") {
+			b.WriteString(t[1:] + "\n")
+		} else if !strings.HasPrefix(t, "%") {
+			py = append(py, line)
 		}
-		var py []string
-		for _, line := range strings.Split(src, "\n") {
-			if t := strings.TrimSpace(line); strings.HasPrefix(t, "!") {
-				b.WriteString(t[1:] + "\n")
-			} else if !strings.HasPrefix(t, "%") {
-				py = append(py, line)
-			}
-		}
-		if len(py) > 0 {
-			b.WriteString("python3 -c " + shellQuote(strings.Join(py, "\n")) + "\n")
-		}
+	}
+	if len(py) > 0 {
+		b.WriteString("python3 -c " + shellQuote(strings.Join(py, "\n")) + "\n")
 	}
 	return b.String()
 }
