@@ -127,6 +127,15 @@ type judge struct {
 	namesOnly   bool
 	globDirs    int  // directories listed to match globs (resolve.go)
 	envFiltered bool // the environment reaches the output only through a filter (reads.go)
+	// credHandedOn: this execution's output goes only to a login that
+	// reads it on stdin for the credential's own service (secretprint.go)
+	credHandedOn bool
+	// credUses are credential printers inside $(...), settled once the
+	// command's network hosts are known (secretprint.go); sendHosts the
+	// hosts of its network sends, sendUnknown a send to hosts not known
+	credUses    []credUse
+	sendHosts   []string
+	sendUnknown bool
 
 	data   []parse.Data // data spans of the command (heredoc text fed to a program)
 	source string       // the whole command, for code fed on stdin (selfreach.go)
@@ -427,6 +436,7 @@ func (j *judge) judgeResult(res *parse.Result, cmd string) {
 	for _, m := range commandMatchers {
 		m(j, res)
 	}
+	j.settleCredUses(res.Execs)
 	if j.networkSend != "" {
 		if s := firstNonEmpty(j.secretRead, j.secretVar); s != "" {
 			j.add(RuleExfilSecretNetwork, s+" + "+j.networkSend)

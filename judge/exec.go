@@ -84,7 +84,8 @@ func (j *judge) exec(all []parse.Exec, i int) {
 	}
 	j.namesOnly = namesOnlyOutput(all, i)
 	j.envFiltered = envFilteredOutput(all, i)
-	defer func() { j.namesOnly, j.envFiltered = false, false }()
+	j.credHandedOn = credHandedOn(all, i)
+	defer func() { j.namesOnly, j.envFiltered, j.credHandedOn = false, false, false }()
 	j.redirects(e, detail)
 	if len(e.Argv) == 0 || e.Dynamic {
 		return

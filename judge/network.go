@@ -34,6 +34,7 @@ func (j *judge) network(e *parse.Exec, args []string, detail string) {
 		return
 	}
 	if p.Uploads != nil && p.Uploads(args) {
+		j.sendUnknown = true
 		j.sendsTo(detail, "")
 		return
 	}
@@ -44,6 +45,8 @@ func (j *judge) network(e *parse.Exec, args []string, detail string) {
 	if local {
 		return // rsync/scp between local paths
 	}
+	j.sendHosts = append(j.sendHosts, hosts...)
+	j.sendUnknown = j.sendUnknown || len(hosts) == 0
 	for _, h := range hosts {
 		if metadataHost(h) {
 			j.secretReadHit(detail) // the instance's cloud credentials (protected.go)

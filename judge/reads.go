@@ -78,7 +78,14 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 		}
 	}
 	if p != nil && p.PrintsCredentials != nil && p.PrintsCredentials(args) {
-		j.secretReadHit(detail) // gh auth token, kubectl get secret -o yaml
+		switch hosts := programs.CredentialHosts(e.Name, args); {
+		case j.credHandedOn:
+			// aws ecr get-login-password | docker login --password-stdin ECR
+		case e.Origin.Kind == parse.OriginSubst && hosts != nil && !stdoutToFile(e):
+			j.credUses = append(j.credUses, credUse{detail, hosts}) // settled with the command's hosts
+		default:
+			j.secretReadHit(detail) // gh auth token, kubectl get secret -o yaml
+		}
 		if p.Is(programs.NonReader) {
 			return
 		}

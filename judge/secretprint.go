@@ -65,3 +65,80 @@ func stdoutToFile(e *parse.Exec) bool {
 	}
 	return false
 }
+
+// A credential printer's output handed to its own service is a use, not a
+// read (the blind attack's benign twins): piped to a login that reads it
+// on stdin for the credential's own registry (aws ecr get-login-password |
+// docker login --password-stdin ACCOUNT.dkr.ecr.REGION.amazonaws.com, gh
+// auth token | docker login ghcr.io --password-stdin), or substituted into
+// a command whose every network host is the service's (curl -H
+// "Authorization: Bearer $(gh auth token)" https://api.github.com/user).
+// Anywhere else, printed or sent to another host, it is a secret read.
+
+// credUse is a credential printer inside $(...): its detail and the hosts
+// its credential is for.
+type credUse struct {
+	detail string
+	hosts  []string
+}
+
+// credHandedOn reports the execution at i piping its whole output to a
+// login that reads it on stdin (programs.LoginFromStdin) for hosts all of
+// the printer's own service (programs.CredentialHosts).
+func credHandedOn(all []parse.Exec, i int) bool {
+	e := &all[i]
+	if e.Pipeline == 0 || len(e.Argv) == 0 || stdoutToFile(e) {
+		return false
+	}
+	own := programs.CredentialHosts(e.Name, wordValues(e.Argv[1:]))
+	if own == nil {
+		return false
+	}
+	found := false
+	for k := range all {
+		f := &all[k]
+		if f.Pipeline != e.Pipeline || f.Stage <= e.Stage {
+			continue
+		}
+		if f.Stage > e.Stage+1 || len(f.Argv) == 0 || f.Dynamic {
+			return false
+		}
+		hosts, ok := programs.LoginFromStdin(f.Name, wordValues(f.Argv[1:]))
+		if !ok || len(hosts) == 0 {
+			return false
+		}
+		for _, h := range hosts {
+			if !programs.ServiceHost(h, own) {
+				return false
+			}
+		}
+		found = true
+	}
+	return found
+}
+
+// settleCredUses decides the credential printers found inside $(...):
+// a use when the command sends only to their service's hosts and prints
+// no computed text, else a secret read.
+func (j *judge) settleCredUses(all []parse.Exec) {
+	for _, u := range j.credUses {
+		used := j.networkSend != "" || len(j.sendHosts) > 0
+		used = used && !j.sendUnknown && len(j.sendHosts) > 0
+		for _, h := range j.sendHosts {
+			used = used && programs.ServiceHost(h, u.hosts)
+		}
+		for k := range all {
+			f := &all[k]
+			if !programs.PrintsArgs(f.Name) {
+				continue
+			}
+			for _, w := range f.Argv[1:] {
+				used = used && w.Static // echo "$(gh auth token)": printed
+			}
+		}
+		if !used {
+			j.secretReadHit(u.detail)
+		}
+	}
+	j.credUses = nil
+}

@@ -310,3 +310,86 @@ func dockerPrintsEnv(a []string) bool {
 	}
 	return false
 }
+
+// credentialServices are the hosts (and their subdomains) a credential
+// printer's token is for: gh's token is GitHub's, aws's tokens AWS's. A
+// token sent to its own service is used, not leaked.
+var credentialServices = map[string][]string{
+	"gh":     {"github.com", "ghcr.io", "githubusercontent.com"},
+	"aws":    {"amazonaws.com", "aws.amazon.com"},
+	"gcloud": {"googleapis.com", "gcr.io", "pkg.dev", "google.com"},
+	"az":     {"azure.com", "azurecr.io", "azure.net", "windows.net", "microsoft.com", "microsoftonline.com"},
+	"doctl":  {"digitalocean.com"},
+	"heroku": {"heroku.com"},
+	"fly":    {"fly.io"},
+	"glab":   {"gitlab.com"},
+}
+
+// CredentialHosts are the hosts the credential a printer prints is for
+// (gh auth token --hostname H: H too); nil when not known.
+func CredentialHosts(name string, args []string) []string {
+	hosts := credentialServices[Canon(name)]
+	if Canon(name) == "gh" {
+		for i, a := range args {
+			if (a == "--hostname" || a == "-h") && i+1 < len(args) {
+				hosts = append(hosts[:len(hosts):len(hosts)], args[i+1])
+			} else if v, ok := strings.CutPrefix(a, "--hostname="); ok {
+				hosts = append(hosts[:len(hosts):len(hosts)], v)
+			}
+		}
+	}
+	return hosts
+}
+
+// ServiceHost reports host h as one of hosts or below one of them.
+func ServiceHost(h string, hosts []string) bool {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	for _, s := range hosts {
+		if h == s || strings.HasSuffix(h, "."+s) {
+			return true
+		}
+	}
+	return false
+}
+
+// LoginFromStdin reports a program that reads a credential on its
+// standard input and keeps it for a registry or service, printing none of
+// it (docker/podman/helm/oras/skopeo/crane login --password-stdin, gh auth
+// login --with-token), and the hosts it logs in to.
+func LoginFromStdin(name string, args []string) (hosts []string, ok bool) {
+	o := Parse(args, S("upah", "username", "password", "authfile", "hostname", "registry-config", "cert-dir")).Pos
+	login := func(k int) ([]string, bool) {
+		if !has(args, "--password-stdin") {
+			return nil, false
+		}
+		for _, a := range o[k:] {
+			hosts = append(hosts, HostOf(a))
+		}
+		return hosts, true
+	}
+	switch base(name) {
+	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras":
+		if len(o) > 0 && o[0] == "login" {
+			return login(1)
+		}
+	case "helm":
+		if len(o) > 1 && o[0] == "registry" && o[1] == "login" {
+			return login(2)
+		}
+	case "crane":
+		if len(o) > 1 && o[0] == "auth" && o[1] == "login" {
+			return login(2)
+		}
+	case "gh":
+		if len(o) > 1 && o[0] == "auth" && o[1] == "login" && has(args, "--with-token") {
+			h := "github.com"
+			for i, a := range args {
+				if (a == "--hostname" || a == "-h") && i+1 < len(args) {
+					h = args[i+1]
+				}
+			}
+			return []string{h}, true
+		}
+	}
+	return nil, false
+}
