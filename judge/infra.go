@@ -53,9 +53,11 @@ var _ = rules(
 	Rule{ID: RuleDataDbReset, Class: ClassInfrastructure, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "dropping or resetting a database through an ORM or admin tool",
 		Alternative: "ask the operator; migrate instead of reset",
-		Matches:     "`rails db:drop/reset/purge`, `prisma migrate reset`, `manage.py flush`, `artisan migrate:fresh`, `mix ecto.reset`, `dotnet ef database drop`, ...",
-		Fire:        []string{"rails db:drop", "npx prisma migrate reset"},
-		Pass:        []string{"rails db:migrate", "npx prisma migrate dev"}},
+		Matches:     "`rails db:drop/reset/purge/truncate_all`, `prisma migrate reset`, `manage.py flush`, `artisan migrate:fresh`, `mix ecto.reset`, `dotnet ef database drop`, `flyway clean`, a migration tool's drop or reset (`dbmate drop`, `goose ... reset`), or migrations taken all the way down (`alembic`/`flask db downgrade base`, `manage.py migrate APP zero`, `dotnet ef database update 0`, `sequelize db:migrate:undo:all`, `migrate ... down -all`): programs.ResetsDatabase",
+		Fire: []string{"rails db:drop", "npx prisma migrate reset", "python manage.py migrate billing zero", "flask db downgrade base",
+			"dotnet ef database update 0", "dbmate drop", `goose -dir migrations postgres "$DATABASE_URL" reset`, "npx sequelize-cli db:migrate:undo:all"},
+		Pass: []string{"rails db:migrate", "npx prisma migrate dev", "python manage.py migrate billing 0003", "flask db upgrade", "alembic downgrade -1",
+			"dbmate up", "npm update --all", "dotnet ef database update"}},
 )
 
 // assigned looks up an assignment in effect for e (PGHOST=h psql, export
@@ -285,37 +287,15 @@ func (j *judge) storeInputVerdict(text string) Verdict {
 	return r.Decision
 }
 
-// ormResets are token sets that reset or drop a database through a
-// framework's tooling.
-var ormResets = [][]string{
-	{"db:drop"}, {"db:reset"}, {"db:purge"}, {"db:migrate:reset"}, {"db:schema:load"},
-	{"prisma", "migrate", "reset"}, {"prisma", "--force-reset"}, {"prisma", "--accept-data-loss"},
-	{"manage.py", "flush"}, {"django-admin", "flush"}, {"manage.py", "reset_db"},
-	{"artisan", "migrate:fresh"}, {"artisan", "migrate:reset"}, {"artisan", "db:wipe"},
-	{"ecto.drop"}, {"ecto.reset"}, {"schema:drop"}, {"doctrine:database:drop"},
-	{"doctrine:schema:drop"}, {"alembic", "downgrade", "base"}, {"sequelize", "db:drop"},
-	{"migrate:rollback", "--all"}, {"supabase", "db", "reset"}, {"dotnet", "ef", "database", "drop"},
-}
-
 // orm judges the task runners of the model (rails, rake, npx, manage.py,
-// artisan, python, ...): a database reset among their tokens.
+// artisan, python, ...) and the migration tools: a database reset among
+// their tokens (programs.ResetsDatabase).
 func (j *judge) orm(e *parse.Exec, args []string, detail string) {
-	if !programs.Is(e.Name, programs.TaskRunner) {
+	if !programs.Is(e.Name, programs.TaskRunner) && !programs.MigrationTool(e.Name) {
 		return
 	}
-	toks := make([]string, 0, len(args)+1)
-	toks = append(toks, e.Name)
-	for _, a := range args {
-		if s := strings.LastIndexByte(a, '/'); s >= 0 {
-			a = a[s+1:]
-		}
-		toks = append(toks, a)
-	}
-	for _, set := range ormResets {
-		if allTokens(toks, set) {
-			j.add(RuleDataDbReset, detail)
-			return
-		}
+	if programs.ResetsDatabase(e.Name, args) {
+		j.add(RuleDataDbReset, detail)
 	}
 }
 

@@ -2,6 +2,7 @@ package programs
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -269,6 +270,78 @@ func ChangesSchema(name string, args []string) bool {
 				case "upgrade", "downgrade", "up", "down", "reset", "redo", "update", "rollback", "drop", "schema", "dropAll":
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// dbResets are token sets that reset or drop a database through a
+// framework's tooling, each token present in the call.
+var dbResets = [][]string{
+	{"db:drop"}, {"db:reset"}, {"db:purge"}, {"db:migrate:reset"}, {"db:schema:load"}, {"db:truncate_all"},
+	{"db:migrate:undo:all"}, {"db:seed:undo:all"}, {"db:wipe"},
+	{"prisma", "migrate", "reset"}, {"prisma", "--force-reset"}, {"prisma", "--accept-data-loss"},
+	{"manage.py", "flush"}, {"django-admin", "flush"}, {"manage.py", "reset_db"},
+	{"artisan", "migrate:fresh"}, {"artisan", "migrate:reset"}, {"artisan", "db:wipe"},
+	{"ecto.drop"}, {"ecto.reset"}, {"schema:drop"}, {"doctrine:database:drop"},
+	{"doctrine:schema:drop"}, {"sequelize", "db:drop"}, {"sequelize-cli", "db:drop"},
+	{"migrate:rollback", "--all"}, {"supabase", "db", "reset"}, {"dotnet", "ef", "database", "drop"},
+	{"flyway", "clean"}, {"liquibase", "drop-all"}, {"liquibase", "dropAll"}, {"atlas", "schema", "clean"},
+	{"sqlx", "database", "drop"}, {"sqlx", "database", "reset"}, {"diesel", "database", "reset"},
+}
+
+// migrationTools manage a database's schema from the command line
+// (whatever the task runner that starts them).
+var migrationTools = map[string]bool{
+	"alembic": true, "goose": true, "dbmate": true, "liquibase": true, "atlas": true, "flyway": true, "migrate": true,
+	"sqlx": true, "diesel": true, "knex": true, "typeorm": true, "sequelize": true, "sequelize-cli": true, "flask": true,
+}
+
+// MigrationTool reports a database migration tool's name.
+func MigrationTool(name string) bool { return migrationTools[baseOf(name)] }
+
+// ResetsDatabase reports a call that resets, drops or empties the database
+// a framework or migration tool manages: a reset verb (db:drop, flush,
+// migrate:fresh, flyway clean, ...; dbResets), a migration tool's own
+// drop or reset (dbmate drop, goose reset, migrate drop), or migrations
+// taken all the way down: a down verb (downgrade, rollback, undo, down,
+// migrate, update) to the start (base, zero, 0, --all, -all): alembic or
+// flask db downgrade base, manage.py migrate APP zero, dotnet ef database
+// update 0, migrate down -all.
+func ResetsDatabase(name string, args []string) bool {
+	toks := []string{baseOf(name)}
+	for _, a := range args {
+		toks = append(toks, baseOf(a))
+	}
+	for _, set := range dbResets {
+		all := true
+		for _, w := range set {
+			if !slices.Contains(toks, w) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	schema := false // the call is about a database's migrations (npm update --all is not)
+	for _, t := range toks {
+		schema = schema || MigrationTool(t) || strings.Contains(t, "migrat") || t == "db" || t == "database"
+	}
+	down := false
+	for i, t := range toks {
+		switch t {
+		case "downgrade", "rollback", "undo", "down", "migrate", "update":
+			down = true
+		case "base", "zero", "0", "--all", "-all":
+			if down && schema {
+				return true
+			}
+		case "drop", "reset", "clean", "fresh":
+			if i > 0 && MigrationTool(toks[i-1]) || i > 0 && MigrationTool(toks[0]) {
+				return true // dbmate drop, goose -dir m postgres URL reset
 			}
 		}
 	}
