@@ -3,6 +3,7 @@ package programs
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -193,12 +194,92 @@ func ServesControl(name string, args []string) (string, bool) {
 	case "utelnetd", "in.telnetd":
 		key = "telnetd"
 	}
+	if what := debugEndpoint(key, args); what != "" {
+		return what, true
+	}
 	f := controlServers[key]
 	if f == nil {
 		return "", false
 	}
 	what := f(args)
 	return what, what != ""
+}
+
+// debugEndpoint reports a debugger or remote-debugging protocol opened on
+// a non-loopback address: whoever connects evaluates any code in the
+// process. debugpy --listen HOST:PORT (python -m debugpy; a port alone is
+// loopback), dlv --listen (":PORT" is every interface), gdbserver
+// [HOST]:PORT (the same), rdbg --open --host, a JVM's jdwp agent with
+// server=y and address=*:PORT or a public host, --remote-debugging-address
+// of any Chromium or Electron program, flask run --debug (Werkzeug's
+// console) on a public --host.
+func debugEndpoint(name string, args []string) string {
+	allIfEmpty := func(v string) bool { h := hostOf(v); return h == "" || PublicAddr(h) }
+	debugpy := name == "debugpy"
+	for i, a := range args {
+		if a == "-m" && i+1 < len(args) && args[i+1] == "debugpy" {
+			debugpy = true
+		}
+		if v, ok := strings.CutPrefix(a, "--remote-debugging-address="); ok && PublicAddr(v) {
+			return "the browser's remote debugging protocol (runs any script) on " + v
+		}
+		if a == "--remote-debugging-address" && i+1 < len(args) && PublicAddr(args[i+1]) {
+			return "the browser's remote debugging protocol (runs any script) on " + args[i+1]
+		}
+		if rest, ok := strings.CutPrefix(a, "-agentlib:jdwp="); ok || strings.HasPrefix(a, "-Xrunjdwp:") {
+			if !ok {
+				rest = strings.TrimPrefix(a, "-Xrunjdwp:")
+			}
+			server, addr := false, ""
+			for _, kv := range strings.Split(rest, ",") {
+				k, v, _ := strings.Cut(kv, "=")
+				switch k {
+				case "server":
+					server = v == "y"
+				case "address":
+					addr = v
+				}
+			}
+			if h := hostOf(addr); server && (h == "*" || PublicAddr(h)) {
+				return "the JVM debugger (jdwp, runs any code) on " + addr
+			}
+		}
+	}
+	switch {
+	case debugpy:
+		for _, v := range listOptValues(args, "--listen") {
+			if PublicAddr(hostOf(v)) {
+				return "the Python debugger (debugpy, runs any code) on " + v
+			}
+		}
+	case name == "dlv":
+		for _, v := range listOptValues(args, "--listen", "-l") {
+			if allIfEmpty(v) {
+				return "the Go debugger (dlv, runs any code) on " + v
+			}
+		}
+	case name == "gdbserver":
+		if ops := Operands(args); len(ops) > 0 && strings.Contains(ops[0], ":") && !strings.HasPrefix(ops[0], "/") && allIfEmpty(ops[0]) {
+			return "gdbserver (runs any code) on " + ops[0]
+		}
+	case name == "rdbg":
+		if slices.Contains(args, "--open") || slices.Contains(args, "-O") {
+			for _, v := range listOptValues(args, "--host") {
+				if PublicAddr(v) {
+					return "the Ruby debugger (rdbg, runs any code) on " + v
+				}
+			}
+		}
+	case name == "flask":
+		if slices.Contains(args, "run") && (slices.Contains(args, "--debug") || slices.Contains(args, "--debugger")) {
+			for _, v := range listOptValues(args, "--host", "-h") {
+				if PublicAddr(v) {
+					return "flask's debugger console (runs any code) on " + v
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // RunsFetched reports a command that runs code it fetches from a URL or a
