@@ -299,15 +299,6 @@ func (j *judge) orm(e *parse.Exec, args []string, detail string) {
 	}
 }
 
-func allTokens(toks, want []string) bool {
-	for _, w := range want {
-		if !contains(toks, w) {
-			return false
-		}
-	}
-	return true
-}
-
 // printsText reports a program whose output is its arguments or its files
 // as they are (echo, printf, cat and its family): piped into a database
 // client, that is the SQL it runs.
