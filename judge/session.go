@@ -29,9 +29,9 @@ var _ = rules(
 	Rule{ID: RuleSessionWrittenRun, Class: ClassRemoteCode, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "a file written earlier in this session is run, and what was written would be stopped if run directly",
 		Alternative: "run the commands of the file one by one, spelled out, so each is judged",
-		Matches:     "a file an earlier Write/Edit/MultiEdit or Bash call of the same session wrote (`cat > x.sh <<EOF`, `printf … > x`, `tee`) run now: `bash x.sh`, `sh < x.sh`, `./x`, `source x`, `python3 x.py`, `node x.js`, `npm install`/`npm run` with such a `package.json`, or a copy of such a file (`cp`, `mv`, `install`, `cat F > G` keep its fact); git state set by an earlier call: an alias (`git config alias.sync …`, or written into .git/config, ~/.gitconfig, the XDG config) run as `git sync`, a setting that runs code (core.fsmonitor, core.pager, filters, include.path, …) then any git command, core.hooksPath then a command that runs hooks; its decision is the one the written content got (ask or deny), looked up among the session's last 256 entries",
-		Fire:        []string{"bash " + ExampleWrittenScript, "sh < " + ExampleWrittenScript},
-		Pass:        []string{"bash /home/user/proj/other.sh", "cat " + ExampleWrittenScript}},
+		Matches:     "a file an earlier Write/Edit/MultiEdit or Bash call of the same session wrote (`cat > x.sh <<EOF`, `printf … > x`, `tee`) run now: `bash x.sh`, `sh < x.sh`, `./x`, `source x`, `python3 x.py`, `node x.js`, `npm install`/`npm run` with such a `package.json`, a runner that loads such a project file (`npx vite` vite.config.js, `rake` Rakefile, `task` Taskfile.yml, `tox` tox.ini, `cmake` CMakeLists.txt, `./gradlew` build.gradle: programs/projectfiles.go), a script of a language no package reads (`Rscript x.R`, `julia x.jl`, `awk -f F`, `sed -f F`, `vim -S F`, `gdb -x F`), judged by the shell commands it embeds (its string literals and command lines, parse.EmbeddedShell; so is any other written file a shell runs: `sh notes.txt`), or a copy of such a file (`cp`, `mv`, `install`, `cat F > G` keep its fact); git state set by an earlier call: an alias (`git config alias.sync …`, or written into .git/config, ~/.gitconfig, the XDG config) run as `git sync`, a setting that runs code (core.fsmonitor, core.pager, filters, include.path, …) then any git command, core.hooksPath then a command that runs hooks; its decision is the one the written content got (ask or deny), looked up among the session's last 256 entries",
+		Fire:        []string{"bash " + ExampleWrittenScript, "sh < " + ExampleWrittenScript, "awk -f " + ExampleWrittenScript + " data.txt"},
+		Pass:        []string{"bash /home/user/proj/other.sh", "cat " + ExampleWrittenScript, "awk -f /home/user/proj/other.awk data.txt"}},
 	Rule{ID: RuleSessionSecretSend, Class: ClassExfiltration, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "a secret was read earlier in this session and this call sends data over the network",
 		Alternative: "never send credentials; use the service's own authenticated tool",
@@ -130,35 +130,23 @@ func (j *judge) noteWritten(p, text string) {
 		return
 	}
 	if !ok {
-		// x.sql, cmds.txt: data, until a data store reads it (infra.go); a
-		// harmless rewrite clears what an earlier write left
-		if in > Allow {
-			s.facts.Written = append(s.facts.Written, WrittenFact{Path: p, Input: in, Rules: []string{RuleDataSqlDestructive}})
-		} else if j.wroteInput(p) {
-			s.facts.Written = append(s.facts.Written, WrittenFact{Path: p})
-		}
-		return
+		// x.sql, cmds.txt, notes.md: data until a data store reads it
+		// (infra.go); run by a shell (sh notes.txt) or an interpreter, what
+		// it embeds is what runs. A harmless rewrite clears what an earlier
+		// write left.
+		lang = programs.LangEmbedded
 	}
-	sub := newJudge(Call{ToolName: "Bash", Cwd: j.cwd}, j.env)
-	sub.sess = &sessionState{depth: s.depth + 1, files: s.files}
 	var includes []string
 	if lang == langMake {
 		includes = programs.MakeIncludes(text)
 		text, lang = makeShell(text, []string{makeAllGoals}), "" // every target's recipes
 	}
-	res, err := parse.Script(text, lang, p, sub.parseOptions())
 	f := WrittenFact{Path: p, Input: in}
-	if err != nil {
-		// what cannot be judged would be asked about if it ran
-		f.Verdict, f.Rules = Ask, []string{RuleSentinelUnjudged}
-	} else {
-		sub.judgeResult(res, text)
-		d := finish(sub.hits, false)
-		f.Verdict = d.Verdict
-		for _, id := range d.RuleIDs() {
-			if len(f.Rules) < maxFactRules && !contains(f.Rules, id) {
-				f.Rules = append(f.Rules, id)
-			}
+	f.Verdict, f.Rules = j.writtenVerdict(p, text, lang)
+	if lang != programs.LangEmbedded && programs.EmbedsShell(path.Base(p)) {
+		// a Rakefile's sh 'CMD', invoke's c.run('CMD'): its strings run too
+		if v, rules := j.writtenVerdict(p, text, programs.LangEmbedded); v > f.Verdict {
+			f.Verdict, f.Rules = v, rules
 		}
 	}
 	for _, inc := range includes {
@@ -186,6 +174,27 @@ func (j *judge) noteWritten(p, text string) {
 		s.facts.Written = append(s.facts.Written, pkg)
 	}
 	j.persistedContent(p, text, f)
+}
+
+// writtenVerdict is what text written to p gets if it is run as code of
+// lang, with its rules (at most maxFactRules).
+func (j *judge) writtenVerdict(p, text, lang string) (Verdict, []string) {
+	sub := newJudge(Call{ToolName: "Bash", Cwd: j.cwd}, j.env)
+	sub.sess = &sessionState{depth: j.sessionState().depth + 1, files: j.sessionState().files}
+	res, err := parse.Script(text, lang, p, sub.parseOptions())
+	if err != nil {
+		// what cannot be judged would be asked about if it ran
+		return Ask, []string{RuleSentinelUnjudged}
+	}
+	sub.judgeResult(res, text)
+	d := finish(sub.hits, false)
+	var rules []string
+	for _, id := range d.RuleIDs() {
+		if len(rules) < maxFactRules && !contains(rules, id) {
+			rules = append(rules, id)
+		}
+	}
+	return d.Verdict, rules
 }
 
 // runnable reports whether a file can be run as code and in which
@@ -373,25 +382,6 @@ func (j *judge) facts() *Facts {
 	}
 	f := s.facts
 	return &f
-}
-
-// wroteInput reports a data file the session may remember as destructive
-// input: every .sql file, and a command list (.txt, .cql, .redis, .in)
-// the memory holds such a fact for. Other files are not looked up: a Write
-// of a document does not pay for a register read.
-func (j *judge) wroteInput(p string) bool {
-	switch path.Ext(p) {
-	case ".sql":
-		return true
-	case ".txt", ".cql", ".redis", ".in":
-	default:
-		return false
-	}
-	if j.env.Memory == nil {
-		return false
-	}
-	f, ok := j.env.Memory.Written(path.Clean(p))
-	return ok && f.Input > Allow
 }
 
 // noteNotebook keeps the fact for a NotebookEdit: the notebook's cells on

@@ -144,7 +144,7 @@ func Script(text, lang, name string, opt Options) (*Result, error) {
 			}
 			return
 		}
-		text, lang := programs.FileText(lang, text) // a notebook's cells, a justfile's recipes
+		text, lang := writtenFileText(lang, text) // a notebook's cells, a justfile's recipes
 		w.writtenCode(c, text, shebangLang(text, lang), "written "+path.Base(name))
 	})
 }
@@ -170,7 +170,7 @@ func (w *walker) toolFiles(c *cmd, fs []programs.ToolFile) {
 		}
 		if t, p, ok := w.writtenText(c, a); ok {
 			// written earlier in the same command: judged whole
-			text, lang := programs.FileText(f.Lang, t)
+			text, lang := writtenFileText(f.Lang, t)
 			w.writtenCode(&inner, text, shebangLang(text, lang), "written "+path.Base(p))
 			continue
 		}
@@ -184,6 +184,16 @@ func (w *walker) toolFiles(c *cmd, fs []programs.ToolFile) {
 		w.writtenCode(&inner, text, shebangLang(text, lang), "file "+path.Base(abs))
 		w.inFile = outer
 	}
+}
+
+// writtenFileText is programs.FileText for text written in this session:
+// a file of a language no package reads is judged by the shell commands it
+// embeds (embedded.go).
+func writtenFileText(lang, text string) (string, string) {
+	if lang == programs.LangEmbedded {
+		return EmbeddedShell(text), ""
+	}
+	return programs.FileText(lang, text)
 }
 
 // compiled keeps, for the files a compiler makes of sources written

@@ -40,8 +40,13 @@ var stdlibModules = map[string]bool{"pip": true, "venv": true, "http.server": tr
 	"pyright": true, "poetry": true, "pipx": true, "virtualenv": true, "tox": true, "nox": true, "ipykernel": true,
 	"jupyter": true, "notebook": true, "IPython": true, "doctest": true, "trace": true, "calendar": true}
 
-// ToolFiles are the project files name with args runs.
+// ToolFiles are the project files name with args runs: its own below,
+// and the configuration and scripts of ProjectFiles (projectfiles.go).
 func ToolFiles(name string, args []string) []ToolFile {
+	return append(toolFiles(name, args), ProjectFiles(name, args)...)
+}
+
+func toolFiles(name string, args []string) []ToolFile {
 	switch Canon(name) {
 	case "pytest", "py.test":
 		return append(pyOperands(args), conftests...) // pytest test_a.py imports and runs it
@@ -307,6 +312,12 @@ func FileLang(base string) (string, bool) {
 	case strings.HasSuffix(base, ".ts") || strings.HasSuffix(base, ".mts") || strings.HasSuffix(base, ".cts") || strings.HasSuffix(base, ".tsx"):
 		return "js", true
 	}
+	if lang, _, ok := projectFileLang(base); ok {
+		return lang, true // CMakeLists.txt, a Rakefile, a Taskfile (projectfiles.go)
+	}
+	if embeddedExts[path.Ext(base)] {
+		return LangEmbedded, true // x.R, x.jl, x.awk: no package reads them
+	}
 	return "", false
 }
 
@@ -340,6 +351,10 @@ func FileText(lang, text string) (string, string) {
 		return "pwsh -Command " + shellQuote(text), ""
 	case LangSource:
 		return SourceShell(text), ""
+	case LangEmbedded:
+		// read by parse.EmbeddedShell where the session wrote the text; a
+		// project's own file of a language no package reads is left as before
+		return "", ""
 	}
 	return text, lang
 }

@@ -1,0 +1,228 @@
+package programs
+
+import (
+	"path"
+	"strings"
+)
+
+// Project files runners read and run (issue 19, provenance): a build or
+// test runner loads its configuration as code (vite.config.js, a
+// Rakefile, build.gradle), or runs the commands it lists (a Taskfile's
+// cmds, tox's commands, a Procfile). runnerFiles is the one table of which
+// runner reads which files; ToolFiles returns them, and FileLang says in
+// which language a file of that name is judged when the session writes it
+// (LangEmbedded: by the shell strings it embeds, parse.EmbeddedShell).
+// Interpreters of languages no package reads (Rscript, julia, tclsh, awk
+// -f, sed -f, vim -S, emacs -l, gdb -x, cmake -P) run the file they are
+// given: scriptOperand says which.
+
+// LangEmbedded is the language of a file judged by the shell commands its
+// text embeds (string literals, command lines; parse.EmbeddedShell): code
+// of a language no package here reads, and configuration whose strings a
+// runner hands to a shell.
+const LangEmbedded = "embedded"
+
+// runnerFiles: a runner (canonical name, or as npx runs it), the
+// subcommands that read the files (none: every one but help and version),
+// the files, their language and whether their strings are commands too
+// (EmbedsShell: a Rakefile's sh '..', invoke's c.run('..')).
+type runnerFiles struct {
+	runners []string
+	subs    []string
+	files   []string
+	lang    string
+	embeds  bool
+}
+
+// withExts is base.EXT for each extension.
+func withExts(base string, exts ...string) []string {
+	out := make([]string, len(exts))
+	for i, e := range exts {
+		out[i] = base + "." + e
+	}
+	return out
+}
+
+var jsConfigExts = []string{"js", "mjs", "cjs", "ts", "mts"}
+
+var runnerTable = []runnerFiles{
+	{runners: []string{"vite"}, files: withExts("vite.config", jsConfigExts...), lang: "js"},
+	{runners: []string{"vitest"}, files: append(withExts("vitest.config", jsConfigExts...), withExts("vite.config", jsConfigExts...)...), lang: "js"},
+	{runners: []string{"jest"}, files: withExts("jest.config", jsConfigExts...), lang: "js"},
+	{runners: []string{"eslint"}, files: append(withExts("eslint.config", jsConfigExts...), ".eslintrc.js", ".eslintrc.cjs"), lang: "js"},
+	{runners: []string{"webpack", "webpack-cli"}, files: withExts("webpack.config", jsConfigExts...), lang: "js"},
+	{runners: []string{"babel"}, files: append(withExts("babel.config", jsConfigExts...), ".babelrc.js"), lang: "js"},
+	{runners: []string{"next"}, files: withExts("next.config", jsConfigExts...), lang: "js"},
+	{runners: []string{"playwright"}, files: withExts("playwright.config", jsConfigExts...), lang: "js"},
+	{runners: []string{"tailwindcss", "tailwind"}, files: withExts("tailwind.config", jsConfigExts...), lang: "js"},
+	{runners: []string{"rollup"}, files: withExts("rollup.config", jsConfigExts...), lang: "js"},
+	{runners: []string{"grunt"}, files: []string{"Gruntfile.js", "gruntfile.js"}, lang: "js"},
+	{runners: []string{"gulp"}, files: []string{"gulpfile.js", "gulpfile.mjs", "gulpfile.cjs", "gulpfile.ts"}, lang: "js"},
+	{runners: []string{"mocha"}, files: []string{".mocharc.js", ".mocharc.cjs"}, lang: "js"},
+	{runners: []string{"pm2"}, subs: []string{"start", "restart", "reload"}, files: []string{"ecosystem.config.js", "ecosystem.config.cjs"}, lang: "js"},
+	{runners: []string{"invoke", "inv"}, files: []string{"tasks.py"}, lang: "python", embeds: true},
+	{runners: []string{"fab"}, files: []string{"fabfile.py"}, lang: "python", embeds: true},
+	{runners: []string{"doit"}, files: []string{"dodo.py"}, lang: "python", embeds: true},
+	{runners: []string{"rails", "rake"}, files: []string{"Rakefile", "rakefile", "Rakefile.rb"}, lang: "ruby", embeds: true},
+	{runners: []string{"bundle"}, files: []string{"Gemfile"}, lang: "ruby"},
+	{runners: []string{"brew"}, subs: []string{"bundle"}, files: []string{"Brewfile"}, lang: "ruby"},
+	{runners: []string{"vagrant"}, files: []string{"Vagrantfile"}, lang: "ruby", embeds: true},
+	{runners: []string{"task", "go-task"}, files: []string{"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"}, lang: LangEmbedded},
+	{runners: []string{"tox"}, files: []string{"tox.ini"}, lang: LangEmbedded},
+	{runners: []string{"poe"}, files: []string{"pyproject.toml"}, lang: LangEmbedded},
+	{runners: []string{"pixi"}, subs: []string{"run"}, files: []string{"pyproject.toml", "pixi.toml"}, lang: LangEmbedded}, // hatch run, pdm run
+	{runners: []string{"deno"}, subs: []string{"task"}, files: []string{"deno.json", "deno.jsonc"}, lang: LangEmbedded},
+	{runners: []string{"composer"}, files: []string{"composer.json"}, lang: LangEmbedded},
+	{runners: []string{"foreman", "honcho", "overmind", "hivemind"}, files: []string{"Procfile"}, lang: LangEmbedded},
+	{runners: []string{"nodemon"}, files: []string{"nodemon.json"}, lang: LangEmbedded},
+	{runners: []string{"nx"}, files: []string{"project.json", "nx.json"}, lang: LangEmbedded},
+	{runners: []string{"devcontainer"}, subs: []string{"up", "build", "run-user-commands", "exec"}, files: []string{".devcontainer/devcontainer.json", ".devcontainer.json"}, lang: LangEmbedded},
+	{runners: []string{"docker-compose", "docker compose"}, subs: []string{"up", "run", "create", "start", "restart", "build"},
+		files: []string{"docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml"}, lang: LangEmbedded},
+	{runners: []string{"cmake"}, files: []string{"CMakeLists.txt"}, lang: LangEmbedded},
+	{runners: []string{"meson"}, files: []string{"meson.build"}, lang: LangEmbedded},
+	{runners: []string{"gradle", "gradlew"}, files: []string{"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"}, lang: LangEmbedded},
+	{runners: []string{"ninja"}, files: []string{"build.ninja"}, lang: LangEmbedded},
+	{runners: []string{"tilt"}, files: []string{"Tiltfile"}, lang: LangEmbedded},
+	{runners: []string{"bazel", "bazelisk"}, files: []string{"BUILD.bazel", "BUILD", "WORKSPACE", "MODULE.bazel"}, lang: LangEmbedded},
+	{runners: []string{"nix-shell"}, files: []string{"shell.nix", "default.nix"}, lang: LangEmbedded},
+	{runners: []string{"nix"}, subs: []string{"develop", "build", "run", "shell"}, files: []string{"flake.nix"}, lang: LangEmbedded},
+}
+
+// embeddedExts are the extensions of code in languages no package reads,
+// run by their interpreters (scriptOperand).
+var embeddedExts = map[string]bool{".R": true, ".r": true, ".jl": true, ".tcl": true, ".exp": true, ".lua": true,
+	".awk": true, ".sed": true, ".vim": true, ".el": true, ".gdb": true, ".cmake": true, ".kts": true,
+	".bats": true, ".desktop": true, ".nix": true, ".gradle": true, ".groovy": true, ".swift": true}
+
+// scriptOperand is where an interpreter of a language no package reads
+// takes the file it runs: opts are the options whose value is the file
+// (awk -f F), first that the first operand is (julia F).
+var scriptOperand = map[string]struct {
+	opts  []string
+	first bool
+}{
+	"Rscript": {first: true}, "julia": {first: true}, "tclsh": {first: true}, "lua": {first: true},
+	"expect": {opts: []string{"-f"}, first: true}, "swift": {first: true}, "bats": {first: true},
+	"kotlinc": {opts: []string{"-script"}}, "kotlin": {first: true}, "groovy": {first: true},
+	"awk": {opts: []string{"-f", "--file"}}, "sed": {opts: []string{"-f", "--file"}},
+	"vim":   {opts: []string{"-S", "-u", "--cmd-file"}}, // nvim, vi, ex; emacs -l has its own case
+	"gdb":   {opts: []string{"-x", "--command", "-command"}},
+	"cmake": {opts: []string{"-P"}},
+}
+
+// ProjectFiles are the project files a runner (name with args) reads as
+// code: runnerTable's, and the script an interpreter of a language no
+// package reads runs.
+func ProjectFiles(name string, args []string) []ToolFile {
+	canon := Canon(name)
+	ops := Operands(args)
+	switch canon {
+	case "npx": // bunx
+		if len(ops) > 0 {
+			return ProjectFiles(ops[0], ops[1:])
+		}
+		return nil
+	case "npm": // pnpm exec X, yarn exec X, npm exec X
+		if len(ops) > 1 && (ops[0] == "exec" || ops[0] == "dlx" || ops[0] == "x") {
+			return ProjectFiles(ops[1], ops[2:])
+		}
+		return nil
+	case "docker":
+		if len(ops) > 0 && ops[0] == "compose" {
+			canon, ops = "docker compose", ops[1:]
+		}
+	}
+	if hasWord(args, "--help", "-h", "--version", "-V", "version", "help") {
+		return nil
+	}
+	if out := interpScript(name, canon, args, ops); out != nil {
+		return out
+	}
+	var out []ToolFile
+	for _, r := range runnerTable {
+		if !contains(r.runners, canon) && !contains(r.runners, baseOf(name)) {
+			continue
+		}
+		if len(r.subs) > 0 && (len(ops) == 0 || !contains(r.subs, ops[0])) {
+			continue
+		}
+		for _, f := range r.files {
+			out = append(out, ToolFile{Path: f, Lang: r.lang})
+		}
+	}
+	return out
+}
+
+// interpScript is the file an interpreter of a language no package reads
+// runs (nil: none named).
+func interpScript(name, canon string, args, ops []string) []ToolFile {
+	switch {
+	case canon == "vim" && strings.HasPrefix(baseOf(name), "emacs"):
+		for i, a := range args {
+			if (a == "-l" || a == "--load" || a == "--script" || a == "-script") && i+1 < len(args) {
+				return []ToolFile{{Path: args[i+1], Lang: LangEmbedded}}
+			}
+			if v, ok := strings.CutPrefix(a, "--load="); ok {
+				return []ToolFile{{Path: v, Lang: LangEmbedded}}
+			}
+		}
+		return nil
+	case canon == "trash" && baseOf(name) == "gio": // gio launch F.desktop
+		if len(ops) > 1 && ops[0] == "launch" {
+			return []ToolFile{{Path: ops[1], Lang: LangEmbedded}}
+		}
+		return nil
+	}
+	so, ok := scriptOperand[canon]
+	if !ok {
+		so, ok = scriptOperand[baseOf(name)]
+	}
+	if !ok {
+		return nil
+	}
+	for i, a := range args {
+		for _, o := range so.opts {
+			if a == o && i+1 < len(args) {
+				return []ToolFile{{Path: args[i+1], Lang: LangEmbedded}}
+			}
+			if v, ok := strings.CutPrefix(a, o+"="); ok && strings.HasPrefix(o, "--") {
+				return []ToolFile{{Path: v, Lang: LangEmbedded}}
+			}
+		}
+	}
+	if so.first && len(ops) > 0 && path.Ext(ops[0]) != "" {
+		return []ToolFile{{Path: ops[0], Lang: LangEmbedded}}
+	}
+	return nil
+}
+
+// projectFileLang is the language runnerTable gives a file of this base
+// name (and whether its strings are commands too).
+func projectFileLang(base string) (string, bool, bool) {
+	for _, r := range runnerTable {
+		for _, f := range r.files {
+			if path.Base(f) == base {
+				return r.lang, r.embeds, true
+			}
+		}
+	}
+	return "", false, false
+}
+
+// EmbedsShell reports a file of this base name whose string literals are
+// commands its runner runs, whatever its own language does (a Rakefile's
+// sh 'CMD', invoke's c.run('CMD'), doit's actions).
+func EmbedsShell(base string) bool {
+	_, e, _ := projectFileLang(base)
+	return e
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
