@@ -173,7 +173,11 @@ func (j *judge) noteWritten(p, text string) {
 		pkg.Path = path.Join(path.Dir(p), programs.GoPackage)
 		s.facts.Written = append(s.facts.Written, pkg)
 	}
-	j.persistedContent(p, text, f)
+	if lang != programs.LangEmbedded || f.Verdict > Allow {
+		// embedded commands are guesses: what they find can stop a write
+		// into a persistence point, finding nothing does not clear one
+		j.persistedContent(p, text, f)
+	}
 }
 
 // writtenVerdict is what text written to p gets if it is run as code of

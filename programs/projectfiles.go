@@ -12,9 +12,10 @@ import (
 // runner reads which files; ToolFiles returns them, and FileLang says in
 // which language a file of that name is judged when the session writes it
 // (LangEmbedded: by the shell strings it embeds, parse.EmbeddedShell).
-// Interpreters of languages no package reads (Rscript, julia, tclsh, awk
-// -f, sed -f, vim -S, emacs -l, gdb -x, cmake -P) run the file they are
-// given: scriptOperand says which.
+// Programs that run a script of a language no package reads (awk -f, sed
+// -f, vim -S, emacs -l, gdb -x, cmake -P; the interpreters' own scripts,
+// Rscript x.R, julia x.jl, are parse's interpreter reading) run the file
+// they are given: scriptOperand says which.
 
 // LangEmbedded is the language of a file judged by the shell commands its
 // text embeds (string literals, command lines; parse.EmbeddedShell): code
@@ -95,20 +96,14 @@ var embeddedExts = map[string]bool{".R": true, ".r": true, ".jl": true, ".tcl": 
 	".awk": true, ".sed": true, ".vim": true, ".el": true, ".gdb": true, ".cmake": true, ".kts": true,
 	".bats": true, ".desktop": true, ".nix": true, ".gradle": true, ".groovy": true, ".swift": true}
 
-// scriptOperand is where an interpreter of a language no package reads
-// takes the file it runs: opts are the options whose value is the file
-// (awk -f F), first that the first operand is (julia F).
-var scriptOperand = map[string]struct {
-	opts  []string
-	first bool
-}{
-	"Rscript": {first: true}, "julia": {first: true}, "tclsh": {first: true}, "lua": {first: true},
-	"expect": {opts: []string{"-f"}, first: true}, "swift": {first: true}, "bats": {first: true},
-	"kotlinc": {opts: []string{"-script"}}, "kotlin": {first: true}, "groovy": {first: true},
-	"awk": {opts: []string{"-f", "--file"}}, "sed": {opts: []string{"-f", "--file"}},
-	"vim":   {opts: []string{"-S", "-u", "--cmd-file"}}, // nvim, vi, ex; emacs -l has its own case
-	"gdb":   {opts: []string{"-x", "--command", "-command"}},
-	"cmake": {opts: []string{"-P"}},
+// scriptOperand: the options whose value is the script a program runs,
+// for programs that are no interpreter of the model.
+var scriptOperand = map[string][]string{
+	"kotlinc": {"-script"},
+	"awk":     {"-f", "--file"}, "sed": {"-f", "--file"},
+	"vim":   {"-S", "-u", "--cmd-file"}, // nvim, vi, ex; emacs -l has its own case
+	"gdb":   {"-x", "--command", "-command"},
+	"cmake": {"-P"},
 }
 
 // ProjectFiles are the project files a runner (name with args) reads as
@@ -154,8 +149,8 @@ func ProjectFiles(name string, args []string) []ToolFile {
 	return out
 }
 
-// interpScript is the file an interpreter of a language no package reads
-// runs (nil: none named).
+// interpScript is the script of a language no package reads that a
+// program that is no interpreter of the model runs (nil: none named).
 func interpScript(name, canon string, args, ops []string) []ToolFile {
 	switch {
 	case canon == "vim" && strings.HasPrefix(baseOf(name), "emacs"):
@@ -174,15 +169,12 @@ func interpScript(name, canon string, args, ops []string) []ToolFile {
 		}
 		return nil
 	}
-	so, ok := scriptOperand[canon]
+	opts, ok := scriptOperand[canon]
 	if !ok {
-		so, ok = scriptOperand[baseOf(name)]
-	}
-	if !ok {
-		return nil
+		opts = scriptOperand[baseOf(name)]
 	}
 	for i, a := range args {
-		for _, o := range so.opts {
+		for _, o := range opts {
 			if a == o && i+1 < len(args) {
 				return []ToolFile{{Path: args[i+1], Lang: LangEmbedded}}
 			}
@@ -190,9 +182,6 @@ func interpScript(name, canon string, args, ops []string) []ToolFile {
 				return []ToolFile{{Path: v, Lang: LangEmbedded}}
 			}
 		}
-	}
-	if so.first && len(ops) > 0 && path.Ext(ops[0]) != "" {
-		return []ToolFile{{Path: ops[0], Lang: LangEmbedded}}
 	}
 	return nil
 }

@@ -23,8 +23,6 @@ func TestProjectFiles(t *testing.T) {
 		{"docker compose up", "docker-compose.yml embedded"},
 		{"cmake -B build", "CMakeLists.txt embedded"},
 		{"./gradlew build", "build.gradle embedded"},
-		{"Rscript analysis.R", "analysis.R embedded"},
-		{"julia x.jl", "x.jl embedded"},
 		{"awk -f clean.awk data.txt", "clean.awk embedded"},
 		{"sed -f fix.sed README.md", "fix.sed embedded"},
 		{"vim -es -S fmt.vim README.md", "fmt.vim embedded"},
