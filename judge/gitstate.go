@@ -166,6 +166,7 @@ func (j *judge) recallGitState(x execution, sub string, rest []string) {
 		j.recallGitFact(gitSettingsKey, x.detail+": git's settings")
 		if gitRunsHooks(sub) {
 			j.recallGitFact(gitHooksKey, x.detail+": git's core.hooksPath")
+			j.recallHooks(x, sub)
 		}
 	}
 	repo, files := j.gitConfigFiles(x)
@@ -197,6 +198,26 @@ func (j *judge) recallGitState(x execution, sub string, rest []string) {
 			j.used("git alias " + name + " from " + p)
 			j.expandGitAlias(x.e, x.args, sub, value, rest, x.detail+" (alias "+name+" in "+p+")")
 			return
+		}
+	}
+}
+
+// recallHooks adds what the session wrote into the hooks the subcommand
+// runs (.git/hooks/post-checkout before git checkout, pre-push before git
+// push): the hook runs as the command's own code.
+func (j *judge) recallHooks(x execution, sub string) {
+	g := j.gitDirOf(x)
+	if g == "" && j.project != "" {
+		g = j.project + "/.git"
+	}
+	if g == "" {
+		return
+	}
+	for _, h := range programs.GitHooksRun(sub) {
+		p := path.Clean(g + "/hooks/" + h)
+		if f, ok := j.env.Memory.Written(p); ok && f.Verdict != Allow {
+			j.used("memory: " + p + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + rulesNote(f.Rules))
+			j.writtenRun(p+" (the hook git "+sub+" runs)", f)
 		}
 	}
 }

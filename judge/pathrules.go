@@ -466,6 +466,8 @@ func (j *judge) writeLex(p string, kind writeKind, detail string) {
 	base, _ := globBase(p)
 	if (kind == kindEmpty || kind == kindTruncate) && j.gitStore(p) {
 		j.add(RuleRmGitDir, detail) // : > .git/HEAD
+	} else if kind == kindRewrite && j.gitRefFile(p) {
+		j.add(RuleGitRefMove, detail) // a Write of .git/refs/heads/main: the branch moved anywhere
 	}
 	if j.destroysHomeFile(p, kind) {
 		j.add(RuleHomeFileDestroy, detail) // and on: the guard's and the dotfile rules may speak too

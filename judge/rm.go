@@ -94,7 +94,9 @@ func (j *judge) rm(all []parse.Exec, i int, e *parse.Exec, args []string, detail
 		}
 		ops = append(ops, w)
 	}
-	if len(ops) == 0 && e.ExtraArgs && strong && len(e.Feed) == 0 && !j.feedInside(all, i) {
+	if len(ops) == 0 && e.ExtraArgs && strong && j.feedsUntracked(all, i) {
+		j.add(RuleGitCleanForce, detail+" (the untracked files git lists)") // git ls-files -o | xargs rm -f
+	} else if len(ops) == 0 && e.ExtraArgs && strong && len(e.Feed) == 0 && !j.feedInside(all, i) {
 		j.add(RuleRmDynamicTarget, detail)
 	}
 	for _, w := range ops {
@@ -255,6 +257,19 @@ func mktempPath(v string, assigns []parse.Assign) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// feedsUntracked reports an execution fed by a git listing of the
+// untracked files (git ls-files -o | xargs rm -f: git clean -f).
+func (j *judge) feedsUntracked(all []parse.Exec, i int) bool {
+	e := &all[i]
+	for k := range all {
+		f := &all[k]
+		if e.Pipeline != 0 && f.Pipeline == e.Pipeline && f.Stage == e.Stage-1 && programs.Canon(f.Name) == "git" {
+			return programs.GitListsUntracked(wordValues(f.Argv[1:]))
+		}
+	}
+	return false
 }
 
 // feedInside reports whether the execution's input comes from a listing

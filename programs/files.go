@@ -149,8 +149,8 @@ func tarUnpacks(args []string) (archive, dest string, ok bool) {
 		args = append([]string{"-" + args[0]}, args[1:]...) // tar xzf a.tgz
 	}
 	o := Parse(args, tarSpec)
-	if !o.Has('x', "extract", "get") {
-		return "", "", false
+	if !o.Has('x', "extract", "get") || o.Has('O', "to-stdout") {
+		return "", "", false // tar -xO prints the members: nothing lands on disk
 	}
 	return o.Value('f', "file"), o.Value('C', "directory"), true
 }
