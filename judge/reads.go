@@ -15,9 +15,9 @@ var _ = rules(
 	Rule{ID: RuleEnvDump, Class: ClassSecrets, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "dumping the whole environment, which holds tokens",
 		Alternative: "print the one variable you need: `printenv NAME`",
-		Matches:     "`env`/`printenv`/`set`/`export -p` alone, `/proc/*/environ`, code naming the whole environment (awk `for (k in ENVIRON)`, `jq -n env`/`$ENV`, perl `%ENV`, `node -p process.env`); not through a filter that lets no credential by (`env | grep -i proxy`)",
-		Fire:        []string{"env", "printenv"},
-		Pass:        []string{"printenv PATH", "env FOO=1 make"}},
+		Matches:     "`env`/`printenv`/`set`/`export -p` alone, `/proc/*/environ`, code naming the whole environment (awk `for (k in ENVIRON)`, `jq -n env`/`$ENV`, perl `%ENV`, `node -p process.env`), each variable's value by the names `compgen -v` lists (`${!v}`); not through a filter that lets no credential by (`env | grep -i proxy`)",
+		Fire:        []string{"env", "printenv", `compgen -v | while read -r v; do echo "$v=${!v}"; done`},
+		Pass:        []string{"printenv PATH", "env FOO=1 make", "compgen -c | head", `for v in ${!BASH*}; do echo "$v"; done`}},
 )
 
 // readAbsShell is a read by a shell command; /proc/*/environ dumps the env.

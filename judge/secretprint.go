@@ -19,15 +19,40 @@ const RuleSecretVarPrint = "SECRET-VAR-PRINT"
 var _ = rules(Rule{ID: RuleSecretVarPrint, Class: ClassSecrets, Severity: SevHigh, Decision: Ask,
 	Reason:      "prints a variable that holds a credential into the transcript",
 	Alternative: "check that it is set without printing it: `test -n \"$NAME\" && echo set`",
-	Matches:     "`echo`/`printf`/`print` of `$NAME` whose name says it holds a credential (`*TOKEN*`, `*SECRET*`, `*KEY*`, `*PASSWORD*`, ...), with nothing after it in the pipeline but a decoder or a printer, and its output not redirected to a file",
-	Fire:        []string{"echo $AWS_SECRET_ACCESS_KEY", `printf '%s\n' "$GITHUB_TOKEN"`, `echo "key=${OPENAI_API_KEY}" | base64`, `echo $DB_PASSWORD | cat`},
+	Matches:     "`echo`/`printf`/`print` of `$NAME` whose name says it holds a credential (`*TOKEN*`, `*SECRET*`, `*KEY*`, `*PASSWORD*`, ...), with nothing after it in the pipeline but a decoder or a printer, and its output not redirected to a file; an interpreter's inline code that prints such a variable read through its environment accessor (`os.getenv(\"GITHUB_TOKEN\")`, `os.environ[...]`, `ENV[...]`, `process.env.X`, `$ENV{X}`), not a test of whether it is set",
+	Fire: []string{"echo $AWS_SECRET_ACCESS_KEY", `printf '%s\n' "$GITHUB_TOKEN"`, `echo "key=${OPENAI_API_KEY}" | base64`, `echo $DB_PASSWORD | cat`,
+		`lua -e 'print(os.getenv("GITHUB_TOKEN"))'`, `python3 -c 'import os; print(os.environ["AWS_SECRET_ACCESS_KEY"])'`, "node -p process.env.NPM_TOKEN"},
 	Pass: []string{`echo "$GITHUB_TOKEN" | gh auth login --with-token`, `echo "$REGISTRY_PASSWORD" | docker login -u me --password-stdin r.example`,
-		`echo "$API_KEY" > .secret-key`, `test -n "$GITHUB_TOKEN" && echo set`, "echo $HOME", `echo "${#API_KEY}"`}},
+		`echo "$API_KEY" > .secret-key`, `test -n "$GITHUB_TOKEN" && echo set`, "echo $HOME", `echo "${#API_KEY}"`,
+		`lua -e 'print(os.getenv("HOME"))'`, `python3 -c 'import os; print("set" if os.environ.get("GITHUB_TOKEN") else "unset")'`}},
 )
 
 var _ = onExec(func(j *judge, x execution) {
+	if names := programs.CodeEnvNames(x.e.Name, x.args); names != nil && !stdoutToFile(x.e) {
+		// python3 -c 'print(os.environ["AWS_SECRET_ACCESS_KEY"])', lua -e
+		// 'print(os.getenv("GITHUB_TOKEN"))': the same print in code
+		for _, n := range names {
+			if secretName(n) && !strings.ContainsAny(n, " ./") {
+				j.add(RuleSecretVarPrint, x.detail)
+				if j.secretRead == "" {
+					j.secretRead = x.detail
+				}
+				return
+			}
+		}
+	}
 	if !programs.PrintsArgs(x.e.Name) {
 		return
+	}
+	if indirectValue(x.e) {
+		// compgen -v | while read -r v; do echo "$v=${!v}"; done: each
+		// variable's value by its listed name, the whole environment
+		for k := range x.all {
+			if f := &x.all[k]; len(f.Argv) > 0 && programs.ListsVarNames(f.Name, wordValues(f.Argv[1:])) {
+				j.envDump(x.detail)
+				return
+			}
+		}
 	}
 	name := ""
 	for _, w := range x.e.Argv[1:] {
@@ -141,4 +166,23 @@ func (j *judge) settleCredUses(all []parse.Exec) {
 		}
 	}
 	j.credUses = nil
+}
+
+// indirectValue reports a printed ${!name} (the value of the variable
+// whose name name holds); ${!prefix*} and ${!array[@]} expand to names.
+func indirectValue(e *parse.Exec) bool {
+	for _, w := range e.Argv[1:] {
+		for rest := w.Value; !w.Static; {
+			k := strings.Index(rest, "${!")
+			if k < 0 {
+				break
+			}
+			rest = rest[k+3:]
+			end := strings.IndexByte(rest, '}')
+			if end > 0 && !strings.ContainsAny(rest[:end], "*@[") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -271,3 +271,73 @@ func FiltersEnv(name string, args []string) bool {
 	}
 	return true
 }
+
+// envAccessors are how code reads one variable of the environment, by
+// language: os.getenv("X"), os.environ["X"], ENV["X"], process.env.X,
+// $ENV{X}, getenv("X"), System.getenv("X").
+var envAccessors = []string{"os.getenv", "os.environ", "environ[", "environ.get", "ENV[", "ENV.fetch", "process.env", "$ENV{", "getenv(", "$_ENV[", "Deno.env.get", "Bun.env"}
+
+// codePrinters are how code prints its result (node -p prints the value
+// of the expression itself).
+var codePrinters = []string{"print", "puts", "console.log", "echo", "io.write", "printf", "say", "p ", "p(", "pp ", "write(", "dump"}
+
+// envTests are code that asks whether a variable is set or how long it
+// is, printing no value.
+var envTests = []string{" if ", "bool(", "len(", " is None", " is not None", "~= nil", "!= nil", "== nil", ".nil?", ".empty?", " in os.environ", "!!process.env", "?.length", ".length", " ? "}
+
+// CodeEnvNames are the names an interpreter's inline code reads from the
+// environment and prints: the quoted words and the identifiers after an
+// accessor (os.getenv("GITHUB_TOKEN"), process.env.NPM_TOKEN), and every
+// quoted word of code that reads a variable named at run time (for _,k in
+// ipairs({"AWS_SECRET_ACCESS_KEY"}) do print(k, os.getenv(k)) end). nil
+// when the code reads none or prints nothing.
+func CodeEnvNames(name string, args []string) []string {
+	p := Lookup(name)
+	if !p.Is(Interpreter) {
+		return nil
+	}
+	var out []string
+	for _, code := range inlineCode(p, args) {
+		reads := false
+		for _, a := range envAccessors {
+			reads = reads || strings.Contains(code, a)
+		}
+		prints := p.Lang == "js" && (has(args, "-p") || has(args, "--print"))
+		for _, w := range codePrinters {
+			prints = prints || strings.Contains(code, w)
+		}
+		if !reads || !prints {
+			continue
+		}
+		tests := false
+		for _, t := range envTests {
+			tests = tests || strings.Contains(code, t)
+		}
+		if tests {
+			continue // print("set" if os.environ.get("TOKEN") else "unset"): whether it is set
+		}
+		for _, a := range []string{"process.env.", "$ENV{", "Bun.env."} {
+			for rest := code; ; {
+				k := strings.Index(rest, a)
+				if k < 0 {
+					break
+				}
+				rest = rest[k+len(a):]
+				end := 0
+				for end < len(rest) && (isWordByte(rest[end]) && rest[end] != '$') {
+					end++
+				}
+				if end > 0 {
+					out = append(out, rest[:end])
+				}
+			}
+		}
+		for _, q := range []byte{'"', '\''} {
+			parts := strings.Split(code, string(q))
+			for i := 1; i < len(parts); i += 2 {
+				out = append(out, parts[i])
+			}
+		}
+	}
+	return out
+}

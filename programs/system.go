@@ -79,6 +79,21 @@ func KillTargets(name string, args []string) []string {
 	return nil
 }
 
+// ListsVarNames reports a builtin that prints the names of every shell
+// or exported variable (compgen -v, compgen -e, compgen -A variable|export,
+// declare -F is functions, not here): fed to ${!name}, every value follows.
+func ListsVarNames(name string, args []string) bool {
+	if name != "compgen" {
+		return false
+	}
+	for i, a := range args {
+		if a == "-v" || a == "-e" || (a == "-A" && i+1 < len(args) && (args[i+1] == "variable" || args[i+1] == "export")) {
+			return true
+		}
+	}
+	return false
+}
+
 // ThrottleTargets are what a process throttler aims at: the program
 // names or paths it is given (cpulimit -e NAME, -P PATH), and whether it
 // takes process ids (cpulimit -p, prlimit --pid, renice -p, ionice -p).
