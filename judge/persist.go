@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"encoding/json"
+	"path"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/programs"
@@ -72,8 +74,45 @@ var _ = onExec(func(j *judge, x execution) {
 		if len(args) > 1 && args[0] == "mcp" && strings.HasPrefix(args[1], "add") {
 			j.add(RulePersistenceInstall, x.detail)
 		}
+	case "npm", "bun":
+		j.scriptsSet(x)
 	}
 })
+
+// scriptsSet judges the package.json scripts a command sets (npm pkg set
+// scripts.NAME=CMD, npm set-script): as a package.json written with them,
+// the fact a later npm run reads; a lifecycle script (postinstall,
+// prepare: run at every install, unnamed) whose command would be denied
+// is PERSISTENCE-HARMFUL, one that would be asked PERSISTENCE-INSTALL.
+func (j *judge) scriptsSet(x execution) {
+	set := programs.ScriptsSet(x.e.Name, x.args)
+	if len(set) == 0 || x.e.Dir == "" || j.sessionState().depth > 0 {
+		return
+	}
+	b, err := json.Marshal(map[string]any{"scripts": set})
+	if err != nil {
+		return
+	}
+	pj := path.Join(x.e.Dir, "package.json")
+	j.noteWritten(pj, string(b))
+	facts := j.sessionState().facts.Written
+	if len(facts) == 0 || facts[len(facts)-1].Path != pj {
+		return
+	}
+	f := facts[len(facts)-1]
+	for name := range set {
+		if !programs.NpmLifecycle(name) {
+			continue
+		}
+		switch {
+		case f.Verdict == Deny:
+			j.add(RulePersistenceHarmful, x.detail+": package.json "+name+" would run: "+strings.Join(f.Rules, ", "))
+		case f.Verdict > Allow:
+			j.add(RulePersistenceInstall, x.detail+": package.json "+name)
+		}
+		return
+	}
+}
 
 // firstOperand is the first operand after the program's options.
 func firstOperand(p *programs.Program, args []string) string {

@@ -490,12 +490,13 @@ func (j *judge) contentDecides(p string) bool {
 // ~/.local/share/**, a dot-directory, a toolchain's bin directory;
 // programs.HomeConfig), caches and the guard's own state aside, or one of
 // the project's (programs.ProjectConfig: .cargo/config.toml, .npmrc,
-// .yarnrc.yml, .pnpmfile.cjs, .husky/*, lefthook, mise) and its auto-run
-// files (projectAutoRun). Its content decides: commands that would be
+// .yarnrc.yml, .pnpmfile.cjs, .husky/*, lefthook, mise), its auto-run
+// files (projectAutoRun) and CI files. Its content decides: commands that would be
 // stopped make the write stop.
 func (j *judge) configPlace(p string) bool {
 	if j.project != "" && strictlyUnder(p, j.project) {
-		return programs.ProjectConfig(p[len(j.project)+1:]) || projectAutoRun(p, filepath.Base(p))
+		return programs.ProjectConfig(p[len(j.project)+1:]) || projectAutoRun(p, filepath.Base(p)) ||
+			j.laterRun(p) == laterCI // a CI file runs its steps at the next push
 	}
 	rel := j.relHome(p)
 	return rel != "" && programs.HomeConfig(rel) && !j.cache(p) && !j.isSentinelPath(p)

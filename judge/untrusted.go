@@ -97,6 +97,9 @@ var ciFiles = map[string]bool{".gitlab-ci.yml": true, ".travis.yml": true, "Jenk
 	"azure-pipelines.yml": true, "bitbucket-pipelines.yml": true, ".drone.yml": true, "appveyor.yml": true,
 	"cloudbuild.yaml": true, "buildspec.yml": true}
 
+// laterCI is laterRun's word for a CI configuration.
+const laterCI = "a CI file"
+
 // laterRun says what p is when a write to it runs later or instructs
 // agents: CI, a git hook, a build file, agent instructions, a startup or
 // persistence path ("" for the rest). package.json is judged by its
@@ -107,7 +110,7 @@ func (j *judge) laterRun(p string) string {
 	switch {
 	case strings.Contains(p, "/.github/workflows/") || strings.Contains(p, "/.circleci/") ||
 		strings.Contains(p, "/.buildkite/") || strings.Contains(p, "/.gitlab/ci/") || ciFiles[base]:
-		return "a CI file"
+		return laterCI
 	case strings.Contains(p, "/.git/hooks/") && !strings.HasSuffix(base, ".sample"),
 		strings.Contains(p, "/.husky/") || strings.Contains(p, "/.githooks/"),
 		base == ".pre-commit-config.yaml" || base == "lefthook.yml":

@@ -16,6 +16,9 @@ func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
 		w.emit(c) // node -c x.js, python3 -m py_compile x.py: read, not run
 		return
 	}
+	if programs.Canon(name) == "bun" {
+		defer w.npmScripts(c, name) // bun run build: package.json's build script (as plain's npm)
+	}
 	code, flag, found, script := interpCode(c.argv[1:], programs.Lookup(name))
 	switch {
 	case found && code != nil && code.Static:

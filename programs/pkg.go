@@ -72,3 +72,35 @@ func (p *Program) InstallOperands(args []string) (ops []string, ok bool) {
 	}
 	return ops, true
 }
+
+// ScriptsSet are the package.json scripts an npm (pnpm, yarn, bun) command
+// line sets, name to command: npm pkg set scripts.NAME=CMD (several),
+// npm set-script NAME CMD. Each is code the package manager runs later.
+func ScriptsSet(name string, args []string) map[string]string {
+	switch Canon(name) {
+	case "npm", "bun":
+	default:
+		return nil
+	}
+	out := map[string]string{}
+	switch {
+	case sub(args, "pkg", "set"):
+		for _, a := range args[2:] {
+			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "scripts.") {
+				out[strings.TrimPrefix(k, "scripts.")] = v
+			}
+		}
+	case len(args) > 2 && args[0] == "set-script":
+		out[args[1]] = args[2]
+	}
+	return out
+}
+
+// npmLifecycle are the scripts the package manager runs on its own, at
+// install (and pack or publish): not named by whoever runs it.
+var npmLifecycle = map[string]bool{"preinstall": true, "install": true, "postinstall": true, "prepublish": true,
+	"preprepare": true, "prepare": true, "postprepare": true, "prepack": true, "postpack": true,
+	"dependencies": true}
+
+// NpmLifecycle reports a script npm runs at install without being named.
+func NpmLifecycle(script string) bool { return npmLifecycle[script] }
