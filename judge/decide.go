@@ -328,6 +328,9 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 		if err != nil {
 			return err
 		}
+		if metadataHost(programs.HostOf(u)) {
+			j.secretReadHit("WebFetch " + u) // the instance's cloud credentials, fetched from this machine (protected.go)
+		}
 		if j.cfg != nil && j.cfg.RestrictWebFetch {
 			if h := programs.HostOf(u); !j.cfg.hostAllowed(h) {
 				j.add(RuleNetworkHostNotAllowed, "WebFetch "+h)

@@ -346,6 +346,14 @@ func metadataHost(h string) bool {
 		"169.254.170.2", "fd00:ec2::254", "instance-data", "instance-data.ec2.internal", "metadata.azure.internal":
 		return true
 	}
+	// the same addresses spelled another way: 2852039166, 0xa9fea9fe,
+	// ::ffff:a9fe:a9fe, 169.254.169.254.nip.io (programs/addr.go)
+	if v, ok := programs.SpelledIPv4(h); ok {
+		switch v {
+		case 169<<24 | 254<<16 | 169<<8 | 254, 100<<24 | 100<<16 | 100<<8 | 200, 169<<24 | 254<<16 | 170<<8 | 2:
+			return true
+		}
+	}
 	return false
 }
 
