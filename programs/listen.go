@@ -462,7 +462,7 @@ func fetchedOperand(args []string, sp Spec, pkgOpts ...string) (string, bool) {
 func EnvLoads(name, value string) []string {
 	v := strings.Trim(value, "'\"")
 	switch name {
-	case "LD_PRELOAD", "LD_AUDIT":
+	case "LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES":
 		return strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ' ' })
 	case "LD_LIBRARY_PATH", "PYTHONPATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "NODE_PATH":
 		return strings.FieldsFunc(v, func(r rune) bool { return r == ':' })

@@ -1,0 +1,148 @@
+package programs
+
+import "strings"
+
+// Settings a tool's own CLI writes into its configuration. Writing the
+// file by hand is judged by its content (configcode.go); the same setting
+// made by the tool's command (npm config set script-shell X, gh alias set --shell, aws configure set
+// credential_process, kubectl config set-credentials --exec-command,
+// systemctl --user set-environment) is the same write, and is read here
+// into the setting it makes so that judge weighs it the same way.
+
+// ConfigSet is one setting a command writes.
+type ConfigSet struct {
+	File  string // the configuration it lands in ("~/.npmrc", "package.json")
+	Key   string // lower case, as configcode.go's settings spell it
+	Value string
+	// Code: the value is a command line run later (a package.json script,
+	// a gh shell alias, a credential process). Env: the value is an
+	// environment variable every later service of the user starts with.
+	Code, Env bool
+}
+
+// ConfigSets are the settings name with args writes (none for a read).
+func ConfigSets(name string, args []string) []ConfigSet {
+	switch Canon(name) {
+	case "npm", "pnpm", "yarn":
+		return npmSets(name, args)
+	case "gh":
+		// gh alias set --shell NAME CMD: `gh NAME` runs CMD in sh
+		o := Parse(args, S("", "clobber"))
+		if len(o.Pos) >= 4 && o.Pos[0] == "alias" && o.Pos[1] == "set" && o.Has('s', "shell") {
+			return []ConfigSet{{File: "~/.config/gh/config.yml", Key: "aliases." + o.Pos[2], Value: o.Pos[3], Code: true}}
+		}
+	case "aws":
+		o := Parse(args, S("", "profile", "region", "output"))
+		if len(o.Pos) >= 4 && o.Pos[0] == "configure" && o.Pos[1] == "set" {
+			k := strings.ToLower(o.Pos[2])
+			if k == "credential_process" || strings.HasSuffix(k, ".credential_process") {
+				return []ConfigSet{{File: "~/.aws/config", Key: "credential_process", Value: o.Pos[3], Code: true}}
+			}
+		}
+	case "kubectl":
+		// kubectl config set-credentials U --exec-command=C --exec-arg=A...:
+		// every later kubectl call for that user runs C A...
+		if len(args) >= 2 && args[0] == "config" && args[1] == "set-credentials" {
+			var cmd []string
+			for _, v := range listOptValues(args, "--exec-command") {
+				cmd = append(cmd, shellQuote(v))
+			}
+			if len(cmd) == 0 {
+				return nil
+			}
+			for _, v := range listOptValues(args, "--exec-arg") {
+				cmd = append(cmd, shellQuote(v))
+			}
+			return []ConfigSet{{File: "~/.kube/config", Key: "exec", Value: strings.Join(cmd, " "), Code: true}}
+		}
+	case "systemctl", "launchctl", "dbus-update-activation-environment":
+		return envSets(name, args)
+	case "poetry":
+		// poetry source add NAME URL: the project's packages from URL
+		o := Parse(args, S("", "priority"))
+		if len(o.Pos) >= 4 && o.Pos[0] == "source" && o.Pos[1] == "add" {
+			return []ConfigSet{{File: "pyproject.toml", Key: "index-url", Value: o.Pos[3]}}
+		}
+	}
+	return nil
+}
+
+// npmSets: npm|pnpm|yarn config set K V (or K=V), npm set K V (scripts
+// set by npm pkg set and set-script are ScriptsSet's, pkg.go). The words after the key are
+// read as they are: a value may itself start with a dash
+// (node-options '--require ./h.js').
+func npmSets(name string, args []string) []ConfigSet {
+	file := "~/.npmrc"
+	var words []string // the command's words, options before the key left out
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--location" || a == "-L":
+			if i+1 < len(args) && args[i+1] == "project" {
+				file = ".npmrc"
+			}
+			i++
+		case a == "--location=project":
+			file = ".npmrc"
+		case strings.HasPrefix(a, "-") && len(words) < 3:
+			// an option of npm, not a value
+		default:
+			words = append(words, a)
+		}
+	}
+	if name == "yarn" {
+		file = "~/.yarnrc.yml"
+	}
+	kv := func(rest []string) []ConfigSet {
+		if len(rest) == 0 {
+			return nil
+		}
+		if k, v, ok := strings.Cut(rest[0], "="); ok {
+			return []ConfigSet{{File: file, Key: strings.ToLower(k), Value: v}}
+		}
+		if len(rest) >= 2 {
+			return []ConfigSet{{File: file, Key: strings.ToLower(rest[0]), Value: rest[1]}}
+		}
+		return nil
+	}
+	p := words
+	switch {
+	case len(p) >= 2 && p[0] == "config" && p[1] == "set":
+		return kv(p[2:])
+	case len(p) >= 1 && p[0] == "set" && name == "npm":
+		return kv(p[1:])
+	}
+	return nil
+}
+
+// envSets: systemctl --user set-environment K=V..., launchctl setenv K V,
+// dbus-update-activation-environment K=V...
+func envSets(name string, args []string) []ConfigSet {
+	var out []ConfigSet
+	add := func(k, v string) {
+		out = append(out, ConfigSet{File: "the user's service manager", Key: k, Value: v, Env: true})
+	}
+	o := Parse(args, S(""))
+	switch name {
+	case "systemctl":
+		if len(o.Pos) < 2 || o.Pos[0] != "set-environment" {
+			return nil
+		}
+		for _, a := range o.Pos[1:] {
+			if k, v, ok := strings.Cut(a, "="); ok {
+				add(k, v)
+			}
+		}
+	case "launchctl":
+		if len(o.Pos) >= 3 && o.Pos[0] == "setenv" {
+			add(o.Pos[1], o.Pos[2])
+		}
+	default:
+		for _, a := range o.Pos {
+			if k, v, ok := strings.Cut(a, "="); ok {
+				add(k, v)
+			}
+		}
+	}
+	return out
+}
