@@ -1,8 +1,11 @@
 package judge
 
 import (
+	"errors"
+	"io/fs"
 	"strings"
 
+	"github.com/sentinel-guard/sentinel/internal/safefile"
 	"github.com/sentinel-guard/sentinel/programs"
 )
 
@@ -61,11 +64,15 @@ var _ = rules(
 	Rule{ID: RuleEnvCodePreload, Class: ClassRemoteCode, Severity: SevHigh, Decision: Ask,
 		Reason:      "a code-loading variable (LD_PRELOAD, PYTHONSTARTUP, PERL5LIB, RUBYOPT -r, NODE_OPTIONS --require, ...) loads code from a temporary directory, where anyone can write",
 		Alternative: "load the library or module from the project or the system, or run the program without it",
-		Matches:     "an assignment in effect of `LD_PRELOAD`, `LD_AUDIT`, `LD_LIBRARY_PATH`, `PYTHONSTARTUP`, `PYTHONPATH`, `PERL5LIB`/`PERLLIB`, `PERL5OPT -I`, `RUBYOPT -r/-I`, `RUBYLIB`, `NODE_OPTIONS --require/--import/--loader`, `NODE_PATH` naming a path under /tmp, /var/tmp, /dev/shm (the project, the system and home pass)",
+		Matches:     "an assignment in effect of `LD_PRELOAD`, `LD_AUDIT`, `LD_LIBRARY_PATH`, `PYTHONSTARTUP`, `PYTHONPATH`, `PERL5LIB`/`PERLLIB`, `PERL5OPT -I`, `RUBYOPT -r/-I`, `RUBYLIB`, `NODE_OPTIONS`/`npm_config_node_options --require/--import/--loader`, `NODE_PATH`, `JAVA_TOOL_OPTIONS`/`MAVEN_OPTS`/`GRADLE_OPTS -javaagent:/-agentpath:`, `DOTNET_STARTUP_HOOKS`, `GCONV_PATH`, `LUA_INIT=@FILE`, `R_PROFILE_USER`, `ZDOTDIR`, `IRBRC`, `GIT_DIR`, an npmrc (`NPM_CONFIG_USERCONFIG`) naming a path under /tmp, /var/tmp, /dev/shm (the project, the system and home pass); and a configuration file there named by `AWS_CONFIG_FILE`, `KUBECONFIG`, `OPENSSL_CONF`, `DOCKER_CONFIG` that holds a setting which runs a program (credential_process, a kubeconfig exec, OpenSSL engines: programs.EnvConfigRuns; a file not there holds none)",
 		Fire: []string{"LD_PRELOAD=/tmp/hook.so ls", "LD_AUDIT=/dev/shm/a.so id", "PYTHONSTARTUP=/tmp/s.py python3 -i", "PERL5LIB=/var/tmp/lib PERL5OPT=-Mx perl -v",
-			"RUBYOPT=-r/tmp/x.rb ruby -v", "NODE_OPTIONS='--require /tmp/h.js' npm test", "LD_PRELOAD=/var/tmp/x.so make"},
+			"RUBYOPT=-r/tmp/x.rb ruby -v", "NODE_OPTIONS='--require /tmp/h.js' npm test", "LD_PRELOAD=/var/tmp/x.so make",
+			"JAVA_TOOL_OPTIONS=-javaagent:/tmp/a.jar ./gradlew build", "DOTNET_STARTUP_HOOKS=/tmp/h.dll dotnet run", "LUA_INIT=@/tmp/i.lua lua app.lua",
+			"ZDOTDIR=/tmp/.z zsh -i -c exit", "GIT_DIR=/tmp/evil.git git status", "npm_config_node_options='--require /tmp/r.js' npm test"},
 		Pass: []string{"LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ./server", "LD_LIBRARY_PATH=./build ./app", "PERL5OPT=-w perl x.pl",
-			"RUBYOPT=-W0 ruby x.rb", "NODE_OPTIONS=--max-old-space-size=4096 npm run build", "RUBYOPT=-rjson ruby x.rb", "PYTHONPATH=src python3 -m pytest", "PYTHONSTARTUP=~/.config/python/startup.py python3"}},
+			"RUBYOPT=-W0 ruby x.rb", "NODE_OPTIONS=--max-old-space-size=4096 npm run build", "RUBYOPT=-rjson ruby x.rb", "PYTHONPATH=src python3 -m pytest", "PYTHONSTARTUP=~/.config/python/startup.py python3",
+			"JAVA_TOOL_OPTIONS=-Xmx2g ./gradlew build", "LUA_PATH='./lib/?.lua;;' lua app.lua", "KUBECONFIG=~/.kube/dev.yaml kubectl get pods",
+			"AWS_CONFIG_FILE=/tmp/missing/awscfg aws s3 ls", "OPENSSL_CONF=./openssl.cnf openssl version", "GIT_DIR=.git git status"}},
 )
 
 var _ = onExec(func(j *judge, x execution) {
@@ -81,6 +88,14 @@ var _ = onExec(func(j *judge, x execution) {
 		if !a.Value.Static {
 			continue
 		}
+		if keys := programs.EnvConfigRuns(a.Name); len(keys) > 0 {
+			for _, p := range strings.Split(a.Value.Value, ":") {
+				if j.writableLoad(p, x.e.Dir) && j.configRuns(p, x.e.Dir, keys) {
+					j.add(RuleEnvCodePreload, x.detail+" ($"+a.Name+" names "+p+", whose settings run a program)")
+					return
+				}
+			}
+		}
 		for _, p := range programs.EnvLoads(a.Name, a.Value.Value) {
 			if j.writableLoad(p, x.e.Dir) {
 				j.add(RuleEnvCodePreload, x.detail+" ($"+a.Name+" loads "+p+")")
@@ -89,6 +104,32 @@ var _ = onExec(func(j *judge, x execution) {
 		}
 	}
 })
+
+// configRuns: the configuration file p holds one of the settings keys
+// (a line starting with one), or cannot be read whole. A file that is not
+// there holds none.
+func (j *judge) configRuns(p, dir string, keys []string) bool {
+	r, ok := j.resolve(p, dir)
+	if !ok || j.env.NoFiles {
+		return false
+	}
+	b, err := safefile.ReadFile(r, maxScriptBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		return true
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimLeft(strings.TrimSpace(l), "- ")
+		for _, k := range keys {
+			if strings.HasPrefix(strings.ToLower(l), strings.ToLower(k)) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // writableLoad: a path code is loaded from that is a temporary directory's
 // (anyone could have written it). The project's own, the system's and the

@@ -47,6 +47,11 @@ var _ = onExec(func(j *judge, x execution) {
 		}
 	}
 	for _, c := range cands {
+		if in := x.e.StdinText; (c == "-" || c == "/dev/stdin" || c == "/proc/self/fd/0") && in != nil && in.Static {
+			// make -f - <<'EOF': the makefile is the text it reads
+			j.makeRecipes(path.Join(dir, "-"), makeShell(in.Value, goals), x.detail, false)
+			return
+		}
 		p, ok := j.resolve(c, dir)
 		if !ok {
 			continue

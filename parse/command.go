@@ -83,7 +83,7 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		if c.inShell() {
 			w.builtinVars(sc, c, name)
 		}
-		if p := programs.Lookup(name); p != nil && p.CodeIn != nil && !c.help {
+		if p := programs.Lookup(name); p.HasCode() && !c.help {
 			w.codeIn(c, name, p) // ssh -o ProxyCommand=CMD, tar --checkpoint-action=exec=CMD (launch.go)
 		}
 		w.tclStdin(c, name) // tclsh <<< 'exec rm -rf /x' (launch.go)

@@ -29,6 +29,9 @@ func (w *walker) launch(c *cmd, name string, p *programs.Program) (next, handled
 			return false, false // a dynamic option may be the command itself
 		}
 	}
+	if l.Keep && !l.Shell {
+		w.emit(c) // npx PKG: the runner's own rules read it too
+	}
 	if l.Shell {
 		o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: name}
 		w.reparseArgs(c, c.argv[at:], o, "shell-c", name, nil)
@@ -43,9 +46,22 @@ func (w *walker) codeIn(c *cmd, name string, p *programs.Program) {
 	if programs.StreamShell(name, args) && c.runs == nil {
 		c.runs = &DynamicCode{How: "shell-stdin", Sources: []string{name}} // sed 's/x/y/e', awk print | "sh"
 	}
-	codes := p.CodeIn(args)
+	// options the environment stands for (GOFLAGS, TAR_OPTIONS, MAKEFLAGS)
+	// come first: codes in them are at indexes below len(env)
+	env := programs.EnvOptions(name, func(n string) (string, bool) {
+		v, ok := findAssign(c.assigns, n)
+		return v.Value, ok && v.Static
+	})
+	codes := p.Codes(append(env, args...))
 	for _, k := range codes {
-		if k.Arg < 0 || 1+k.Arg >= len(c.argv) {
+		if k.Arg < len(env) {
+			if k.Arg >= 0 {
+				w.handedCode(c, k) // static: only static values were given
+			}
+			continue
+		}
+		k.Arg -= len(env)
+		if 1+k.Arg >= len(c.argv) {
 			continue
 		}
 		a := c.argv[1+k.Arg]
@@ -55,11 +71,21 @@ func (w *walker) codeIn(c *cmd, name string, p *programs.Program) {
 			}
 			continue
 		}
-		inner := *c
-		inner.wrappers = append(slices.Clip(c.wrappers), c.argv[0].Value)
-		inner.stdin, inner.runs = nil, nil
-		w.reparse(&inner, k.Text, Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: k.Via}, nil, false)
+		w.handedCode(c, k)
 	}
+}
+
+// handedCode re-parses code k an argument or variable of c holds, as c's
+// child.
+func (w *walker) handedCode(c *cmd, k programs.Code) {
+	inner := *c
+	inner.wrappers = append(slices.Clip(c.wrappers), c.argv[0].Value)
+	inner.stdin, inner.runs = nil, nil
+	o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: k.Via, Handed: true}
+	if k.Remote {
+		o.Kind = OriginRemote
+	}
+	w.reparse(&inner, k.Text, o, nil, false)
 }
 
 // tclStdin re-parses the spawn/exec/system commands of a Tcl script a

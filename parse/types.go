@@ -21,6 +21,10 @@ type Origin struct {
 	// "bash -c", "eval", "$(...)", "xargs", "find -exec", "python -c",
 	// "function deploy", "alias gr".
 	Via string `json:"via,omitempty"`
+	// Handed: the code is the value of another program's option or of a
+	// variable it reads (go build -toolexec CMD, $PAGER, RUSTC_WRAPPER),
+	// run by that program rather than typed.
+	Handed bool `json:"handed,omitempty"`
 }
 
 // Origin kinds.

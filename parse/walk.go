@@ -425,9 +425,9 @@ func (w *walker) envCode(sc *scope, a Assign) {
 		return
 	}
 	c := w.newCmd(sc, pipePos{}, []arg{{Word: Word{Value: a.Name, Static: true}}}, nil, nil, nil)
-	o := Origin{Kind: OriginShellString, Depth: sc.origin.Depth + 1, Via: "$" + a.Name}
+	o := Origin{Kind: OriginShellString, Depth: sc.origin.Depth + 1, Via: "$" + a.Name, Handed: true}
 	if !a.Value.Static {
-		if programs.EnvCodeText(a.Name, "$(x)") != "" || programs.EnvCode(a.Name) != "shell" {
+		if programs.EnvCodeDynamic(a.Name) {
 			c.runs = &DynamicCode{How: "eval", Sources: w.varSrcs[a.Name]}
 			w.emit(c)
 		}

@@ -10,7 +10,7 @@ var _ = register(
 	&Program{Name: "xxd", Kind: Decoder | Reader, Opts: xxdSpec, Outputs: xxdOutputs, Zeroes: xxdZeroes,
 		Decodes: func(a []string) bool { return HasShortFlag(a, 'r') || has(a, "-revert") }},
 	// openssl s_client sends its stdin to the server it connects to.
-	&Program{Name: "openssl", Kind: Decoder | NetSender | Uploader, Outputs: opensslOutputs, KeyArgs: []string{"-key", "-signkey", "-CAkey", "-inkey"},
+	&Program{Name: "openssl", Kind: Decoder | NetSender | Uploader, Outputs: opensslOutputs, KeyArgs: []string{"-key", "-signkey", "-CAkey", "-inkey", "-keyout"},
 		Decodes: func(a []string) bool { return has(a, "-d", "-decrypt") },
 		Uploads: func(a []string) bool { return sub(a, "s_client") }},
 	// secret stores: they print a secret only when told to decrypt to the
@@ -50,7 +50,7 @@ func xxdOutputs(args []string) []string {
 func opensslOutputs(args []string) []string {
 	var out []string
 	for k, a := range args {
-		if a == "-out" && k+1 < len(args) && args[k+1] != "-" {
+		if (a == "-out" || a == "-keyout") && k+1 < len(args) && args[k+1] != "-" {
 			out = append(out, args[k+1])
 		}
 	}

@@ -16,6 +16,10 @@ type envOpt struct {
 	// index: the value is where packages come from (an index, registry,
 	// proxy or channel): EnvIndex.
 	index bool
+	// words: the value is option words themselves (GOFLAGS, TAR_OPTIONS,
+	// MAKEFLAGS): parse reads the code they hold as the program's own
+	// (GOFLAGS=-toolexec=CMD is go -toolexec=CMD).
+	words bool
 }
 
 var envOpts = map[string][]envOpt{
@@ -31,7 +35,9 @@ var envOpts = map[string][]envOpt{
 		{env: "YARN_NPM_REGISTRY_SERVER", opt: "--registry", index: true}, {env: "YARN_REGISTRY", opt: "--registry", index: true},
 		{env: "COREPACK_NPM_REGISTRY", index: true}},
 	"bun":   {{env: "NPM_CONFIG_REGISTRY", opt: "--registry", index: true}, {env: "BUN_CONFIG_REGISTRY", opt: "--registry", index: true}},
-	"go":    {{env: "GOPROXY", index: true}},
+	"go":    {{env: "GOPROXY", index: true}, {env: "GOFLAGS", words: true}},
+	"tar":   {{env: "TAR_OPTIONS", words: true}},
+	"make":  {{env: "MAKEFLAGS", words: true}, {env: "MFLAGS", words: true}, {env: "GNUMAKEFLAGS", words: true}},
 	"cargo": {{env: "CARGO_REGISTRY_DEFAULT", index: true}},
 	"gem":   {{env: "GEM_SOURCE", opt: "--source", index: true}},
 	"conda": {{env: "CONDA_CHANNELS", opt: "--channel", index: true}},
@@ -43,9 +49,34 @@ var envOpts = map[string][]envOpt{
 func EnvOptions(name string, get func(string) (string, bool)) []string {
 	var o []string
 	for _, e := range envOpts[Canonical(name)] {
-		if v, ok := get(e.env); ok && e.opt != "" {
+		v, ok := get(e.env)
+		switch {
+		case ok && e.words:
+			o = append(o, optionWords(v)...)
+		case ok && e.opt != "":
 			o = append(o, e.opt, v)
 		}
+	}
+	return o
+}
+
+// optionWords splits a variable of option words at blanks; an --eval
+// (MAKEFLAGS='--eval=TEXT') runs to the end, never cut short at a blank
+// inside its text; make's bare letters (MAKEFLAGS=ks) are its flags.
+func optionWords(v string) []string {
+	var o []string
+	rest := ""
+	if k := strings.Index(v, "--eval="); k >= 0 {
+		v, rest = v[:k], v[k:]
+	}
+	for _, f := range strings.Fields(v) {
+		if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
+			f = "-" + f
+		}
+		o = append(o, f)
+	}
+	if rest != "" {
+		o = append(o, rest)
 	}
 	return o
 }

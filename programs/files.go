@@ -62,7 +62,7 @@ var _ = register(
 	&Program{Name: "grep", Names: []string{"egrep", "fgrep", "ag", "ack", "zgrep"}, Kind: Reader | Pattern},
 	&Program{Name: "rg", Kind: Reader | Pattern, CodeIn: rgCode},
 	&Program{Name: "jq", Names: []string{"yq", "gojq"}, Kind: Reader | Pattern},
-	&Program{Name: "sort", Kind: Reader, Outputs: sortOutputs, Zeroes: sortZeroes},
+	&Program{Name: "sort", Kind: Reader, Outputs: sortOutputs, Zeroes: sortZeroes, Opts: sortSpec.Runs("compress-program", RunsShell)},
 	&Program{Name: "uniq", Kind: Reader, Outputs: uniqOutputs, Zeroes: uniqZeroes},
 	&Program{Name: "shuf", Kind: Reader, Opts: shufSpec, Outputs: optOutputs(shufSpec, 'o', "output"), Zeroes: shufZeroes},
 	&Program{Name: "diff", Names: []string{"cmp", "comm", "cut", "paste", "column", "fold", "fmt", "iconv"}, Kind: Reader},

@@ -285,6 +285,20 @@ func GitCodeArgs(sub string, rest []string) (cmd []string, ok bool) {
 		if len(rest) > 1 && rest[0] == "run" {
 			return []string{quoteArgv(rest[1:])}, true // an argv: sh -c 'rm -rf ~' keeps its one word
 		}
+	case "grep":
+		// -O[PAGER] / --open-files-in-pager[=PAGER]: the matching files are
+		// opened with PAGER, run by a shell (its value is stuck to it)
+		for _, a := range rest {
+			if a == "--" {
+				break
+			}
+			if v, found := strings.CutPrefix(a, "--open-files-in-pager="); found && v != "" {
+				return []string{v}, true
+			}
+			if v, found := strings.CutPrefix(a, "-O"); found && v != "" {
+				return []string{v}, true
+			}
+		}
 	case "difftool", "mergetool":
 		for i, a := range rest {
 			if (a == "-x" || a == "--extcmd") && i+1 < len(rest) {

@@ -16,6 +16,9 @@ import "strings"
 type Launched struct {
 	At    int  // index in args of the command's first word
 	Shell bool // args[At:] joined by spaces is shell text, not an argv
+	// Keep: the launcher is judged as a command too (npx fetches and
+	// runs a package: its own rules read it).
+	Keep bool
 }
 
 // Code is code one argument holds.
@@ -23,6 +26,8 @@ type Code struct {
 	Arg  int    // index in args of the word holding it
 	Text string // the code, as shell text
 	Via  string // what hands it over, for explanations ("ssh -o ProxyCommand")
+	// Remote: the other host runs it (rsync --rsync-path).
+	Remote bool
 }
 
 // skipOpts returns the index of the first operand of args under sp, and
@@ -34,37 +39,13 @@ func skipOpts(args []string, sp Spec) int {
 
 // launchAt is a Launch for launchers that run their first operand after
 // options of sp as an argv.
-func launchAt(sp Spec) func([]string) (Launched, bool) {
-	return func(a []string) (Launched, bool) {
-		i := skipOpts(a, sp)
-		return Launched{At: i}, i < len(a)
-	}
-}
+func launchAt(sp Spec) func([]string) (Launched, bool) { return Grammar{Opts: sp}.Launch }
 
 // launchAfterSub is a Launch for SUBCOMMAND [options] [--] CMD...: op run,
 // doppler run, uv run, poetry run, bundle exec, conda run; extra operands
 // (aws-vault exec PROFILE) are skipped first.
 func launchAfterSub(sub string, extra int, sp Spec) func([]string) (Launched, bool) {
-	return func(a []string) (Launched, bool) {
-		k := skipOpts(a, sp)
-		if k >= len(a) || a[k] != sub {
-			return Launched{}, false
-		}
-		rest := a[k+1:]
-		for i, x := range rest {
-			if x == "--" {
-				return Launched{At: k + 2 + i}, k+2+i < len(a) // mise exec node@20 -- CMD
-			}
-		}
-		i := skipOpts(rest, sp)
-		for n := 0; n < extra && i < len(rest); n++ {
-			i++
-			if i < len(rest) && rest[i] == "--" {
-				i++
-			}
-		}
-		return Launched{At: k + 1 + i}, k+1+i < len(a)
-	}
+	return Grammar{Sub: []string{sub}, Skip: extra, Opts: sp}.Launch
 }
 
 var screenSpec = S("ScehpTts", "Logfile")

@@ -458,7 +458,12 @@ func fetchedOperand(args []string, sp Spec, pkgOpts ...string) (string, bool) {
 // LD_LIBRARY_PATH, PYTHONSTARTUP (run by an interactive python),
 // PYTHONPATH, PERL5OPT's -I and PERL5LIB/PERLLIB (with -M, perl loads a
 // module from there), RUBYOPT's -r FILE and -I, RUBYLIB, NODE_OPTIONS'
-// --require/--import/--loader, NODE_PATH.
+// --require/--import/--loader, NODE_PATH; the JVM's -javaagent: and
+// -agentpath: (JAVA_TOOL_OPTIONS, MAVEN_OPTS, ...), DOTNET_STARTUP_HOOKS,
+// GCONV_PATH, LUA_INIT=@FILE, start-up files (R_PROFILE_USER, ZDOTDIR,
+// IRBRC) and configurations that name programs to run (OPENSSL_CONF's
+// engines, AWS_CONFIG_FILE's credential_process, KUBECONFIG's exec, a
+// GIT_DIR's hooks, an npmrc's script-shell).
 func EnvLoads(name, value string) []string {
 	v := strings.Trim(value, "'\"")
 	switch name {
@@ -466,11 +471,33 @@ func EnvLoads(name, value string) []string {
 		return strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ' ' })
 	case "LD_LIBRARY_PATH", "PYTHONPATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "NODE_PATH":
 		return strings.FieldsFunc(v, func(r rune) bool { return r == ':' })
-	case "PYTHONSTARTUP":
+	case "PYTHONSTARTUP", "R_PROFILE_USER", "R_PROFILE", "R_ENVIRON_USER", "ZDOTDIR", "GIT_DIR", "IRBRC",
+		"PYTHONUSERBASE", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig":
+		// a start-up script, or a place whose files run (a repository's
+		// hooks, an npmrc's script-shell): loaded by the program the
+		// variable is given to
 		if v != "" {
 			return []string{v}
 		}
-	case "PERL5OPT", "RUBYOPT", "NODE_OPTIONS":
+	case "DOTNET_STARTUP_HOOKS", "GCONV_PATH", "DOTNET_ADDITIONAL_DEPS":
+		return strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ';' })
+	case "LUA_INIT", "LUA_INIT_5_1", "LUA_INIT_5_2", "LUA_INIT_5_3", "LUA_INIT_5_4":
+		if f, ok := strings.CutPrefix(v, "@"); ok && f != "" {
+			return []string{f}
+		}
+	case "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "MAVEN_OPTS", "GRADLE_OPTS", "JAVA_OPTS", "SBT_OPTS", "ANT_OPTS":
+		// -javaagent:JAR[=opts], -agentpath:LIB[=opts]: loaded into every JVM
+		var out []string
+		for _, x := range strings.Fields(v) {
+			for _, o := range []string{"-javaagent:", "-agentpath:"} {
+				if p, ok := strings.CutPrefix(x, o); ok {
+					p, _, _ = strings.Cut(p, "=")
+					out = append(out, p)
+				}
+			}
+		}
+		return out
+	case "PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "npm_config_node_options", "NPM_CONFIG_NODE_OPTIONS":
 		var out []string
 		f := strings.Fields(v)
 		for i, x := range f {
@@ -495,6 +522,25 @@ func EnvLoads(name, value string) []string {
 			}
 		}
 		return paths
+	}
+	return nil
+}
+
+// EnvConfigRuns are, for a variable that names a configuration file, the
+// settings of that file that make the program run another one
+// (AWS_CONFIG_FILE's credential_process, KUBECONFIG's exec command,
+// OPENSSL_CONF's engines and providers loaded from a path): what a rule
+// looks for in the file the variable names.
+func EnvConfigRuns(name string) []string {
+	switch name {
+	case "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE":
+		return []string{"credential_process", "process"}
+	case "KUBECONFIG":
+		return []string{"exec:", "command:", "cmd-path:"}
+	case "OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES":
+		return []string{"engines", "dynamic_path", "module", "init"}
+	case "DOCKER_CONFIG":
+		return []string{"credsStore", "credHelpers"}
 	}
 	return nil
 }

@@ -14,12 +14,14 @@ var curlSpec = S("odHuXAebcFTxwmrCEKYyzUPQt", "output", "output-dir", "data", "d
 
 var wgetSpec = S("OPoaeiUtTwYQ", "output-document", "directory-prefix", "output-file", "append-output",
 	"execute", "input-file", "user-agent", "tries", "timeout", "wait", "header", "user", "password",
-	"post-data", "post-file", "body-data", "body-file", "method")
+	"post-data", "post-file", "body-data", "body-file", "method").Runs("use-askpass", RunsShell)
 
 var _ = register(
 	&Program{Name: "curl", Kind: Downloader | NetSender, Opts: curlSpec, URLHost: true, Outputs: curlOutputs},
 	&Program{Name: "wget", Kind: Downloader | NetSender, Opts: wgetSpec, URLHost: true, Outputs: wgetOutputs},
-	&Program{Name: "aria2c", Kind: Downloader | NetSender, Opts: S("odi", "out", "dir", "input-file"), Outputs: aria2Outputs},
+	&Program{Name: "aria2c", Kind: Downloader | NetSender, Opts: S("odi", "out", "dir", "input-file").Runs(
+		"on-download-complete", RunsShell, "on-download-start", RunsShell, "on-download-error", RunsShell,
+		"on-download-pause", RunsShell, "on-download-stop", RunsShell, "on-bt-download-complete", RunsShell), Outputs: aria2Outputs},
 	&Program{Name: "fetch", Kind: Downloader | NetSender, Opts: S("o", "output"), Outputs: fetchOutputs},
 	&Program{Name: "http", Names: []string{"https", "httpie", "xh", "xhs"}, Kind: Downloader | NetSender,
 		Opts: S("oa", "output", "auth"), URLHost: true, Outputs: httpieOutputs},
@@ -36,7 +38,7 @@ var _ = register(
 	&Program{Name: "scp", Kind: Downloader | NetSender | Reader | Writer | Copier | Archiver, Opts: S("iFPlcoSJ"), KeyOpts: "iF", CodeIn: scpCode},
 	&Program{Name: "rsync", Kind: NetSender | Reader | Writer | Copier | Archiver, CodeIn: rsyncCode,
 		Opts: S("eBfT", "rsh", "exclude", "include", "filter", "rsync-path", "temp-dir", "backup-dir",
-			"files-from", "exclude-from", "chmod", "chown")},
+			"files-from", "exclude-from", "chmod", "chown").Runs("rsync-path", RunsRemote)},
 	&Program{Name: "ssh", Kind: Downloader | NetSender | Runner, Opts: S("bcDEeFIiJLlmOopQRSWwBp"), HostFirst: true, KeyOpts: "iF", CodeIn: sshOptCode},
 	&Program{Name: "ssh-keyscan", Kind: NonReader},
 	&Program{Name: "smbclient", Kind: NetSender, HostFirst: true},

@@ -31,13 +31,14 @@ var _ = register(
 	&Program{Name: "apt", Names: []string{"apt-get", "dnf", "yum"}, Kind: PkgManager, Installs: []string{"install"}, InstallRunsCode: true},
 	&Program{Name: "apk", Kind: PkgManager, Installs: []string{"add"}, InstallRunsCode: true},
 	&Program{Name: "cargo", Kind: PkgManager, Installs: []string{"install", "add"}, InstallRunsCode: true},
-	&Program{Name: "go", Kind: PkgManager, Installs: []string{"install", "get"}},
+	&Program{Name: "go", Kind: PkgManager, Installs: []string{"install", "get"}, Opts: S("").Runs("toolexec", RunsShell, "exec", RunsShell)},
 	&Program{Name: "gem", Kind: PkgManager, Installs: []string{"install"}, InstallRunsCode: true},
 	&Program{Name: "composer", Kind: PkgManager, Installs: []string{"require", "install"}, InstallRunsCode: true},
 	&Program{Name: "bundle", Kind: PkgManager | TaskRunner, Installs: []string{"install", "add"}, InstallRunsCode: true,
 		Launch: launchAfterSub("exec", 0, S("", "gemfile"))},
 	// framework task runners: rails db:drop, manage.py flush, artisan migrate:fresh
-	&Program{Name: "rails", Names: []string{"rake", "mix"}, Kind: TaskRunner},
+	&Program{Name: "rails", Names: []string{"mix"}, Kind: TaskRunner},
+	&Program{Name: "rake", Kind: TaskRunner, CodeIn: rakeCode},
 	// dotnet tool install / add package fetch from NuGet (--add-source: another feed)
 	&Program{Name: "dotnet", Kind: TaskRunner | PkgManager, Installs: []string{"tool", "add"}},
 	&Program{Name: "prisma", Names: []string{"alembic", "sequelize", "typeorm", "knex", "doctrine"}, Kind: TaskRunner},

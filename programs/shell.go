@@ -48,7 +48,7 @@ var _ = register(
 	&Program{Name: "pyenv", Kind: EnvSetup},
 	&Program{Name: "rbenv", Kind: EnvSetup},
 	&Program{Name: "nodenv", Kind: EnvSetup},
-	&Program{Name: "direnv", Kind: EnvSetup | Runner, Launch: launchAfterSub("exec", 1, S(""))},
+	&Program{Name: "direnv", Kind: EnvSetup | Runner}, // direnv exec DIR CMD: launchers.go
 	&Program{Name: "brew", Kind: EnvSetup | PkgManager, Installs: []string{"install"}, InstallRunsCode: true},
 	&Program{Name: "conda", Names: []string{"mamba", "micromamba"}, Kind: EnvSetup | PkgManager, Installs: []string{"install"}, InstallRunsCode: true,
 		Launch: launchAfterSub("run", 0, S("np", "name", "prefix", "cwd"))},
@@ -61,8 +61,8 @@ var _ = register(
 	&Program{Name: "gpg-agent", Kind: EnvSetup},
 	&Program{Name: "jenv", Kind: EnvSetup},
 	&Program{Name: "goenv", Kind: EnvSetup},
-	&Program{Name: "mise", Names: []string{"rtx"}, Kind: EnvSetup | Runner, Launch: launchAfterSub("exec", 0, S("", "env", "cd"))},
-	&Program{Name: "asdf", Kind: EnvSetup | Runner, Launch: launchAfterSub("exec", 0, S(""))},
+	&Program{Name: "mise", Names: []string{"rtx"}, Kind: EnvSetup | Runner}, // mise exec|x TOOLS -- CMD: launchers.go
+	&Program{Name: "asdf", Kind: EnvSetup | Runner},
 	&Program{Name: "thefuck", Kind: EnvSetup},
 	&Program{Name: "register-python-argcomplete", Kind: EnvSetup},
 	&Program{Name: "luarocks", Kind: EnvSetup},
@@ -78,26 +78,49 @@ var _ = register(
 )
 
 // EnvCode says how an environment variable's value runs (issue 19 class
-// 4): "shell", shell code a shell runs (PROMPT_COMMAND before every
-// prompt; PS0, PS1, PS2, PS4 expand $(...) when shown); "source", a file
-// bash or sh sources when it starts (BASH_ENV, ENV); "command", a command
-// line programs start (PAGER, MANPAGER, EDITOR, VISUAL, BROWSER, the
-// askpass helpers, LESSOPEN's |CMD %s); "node", NODE_OPTIONS whose
-// --require/-r/--import FILE node loads first; "" for the rest. Git's own
-// variables are GitCodeEnv's.
+// 4), from the table envCode: "shell", shell code a shell runs
+// (PROMPT_COMMAND before every prompt; PS0, PS1, PS2, PS4 expand $(...)
+// when shown); "source", a file bash or sh sources when it starts
+// (BASH_ENV, ENV); "command", a command line programs start (PAGER,
+// EDITOR, BROWSER, the askpass helpers, LESSOPEN's |CMD %s); "program", a
+// program or command line the tool that reads it runs (RUSTC_WRAPPER, CC,
+// KUBE_EDITOR, npm_config_script_shell, a cargo target's runner: a
+// dynamic value is an everyday compiler name, not asked); "node", node
+// options (NODE_OPTIONS: --require/--import FILE or data: code, --inspect);
+// "perl", Perl code (PERL5DB); "lua", Lua code or @FILE (LUA_INIT); "ex",
+// vi commands run at start (VIMINIT, EXINIT); "" for the rest. Git's own
+// variables are GitCodeEnv's; the variables that stand for one program's
+// options (MAKEFLAGS, TAR_OPTIONS, GOFLAGS) are EnvOptions'.
 func EnvCode(name string) string {
-	switch name {
-	case "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4":
-		return "shell"
-	case "BASH_ENV", "ENV":
-		return "source"
-	case "PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "BROWSER", "SUDO_ASKPASS", "SSH_ASKPASS",
-		"LESSOPEN", "LESSCLOSE", "DIFFPROG", "TERMINAL":
-		return "command"
-	case "NODE_OPTIONS":
-		return "node"
+	if k, ok := envCode[name]; ok {
+		return k
+	}
+	if strings.HasPrefix(name, "CARGO_TARGET_") && strings.HasSuffix(name, "_RUNNER") {
+		return "program" // CARGO_TARGET_<TRIPLE>_RUNNER runs every built binary
 	}
 	return ""
+}
+
+var envCode = map[string]string{
+	"PROMPT_COMMAND": "shell", "PS0": "shell", "PS1": "shell", "PS2": "shell", "PS4": "shell",
+	"BASH_ENV": "source", "ENV": "source",
+	"PAGER": "command", "MANPAGER": "command", "SYSTEMD_PAGER": "command", "EDITOR": "command", "VISUAL": "command",
+	"BROWSER": "command", "SUDO_ASKPASS": "command", "SSH_ASKPASS": "command", "LESSOPEN": "command",
+	"LESSCLOSE": "command", "DIFFPROG": "command", "TERMINAL": "command",
+	"KUBE_EDITOR": "program", "HGEDITOR": "program", "SVN_EDITOR": "program", "FCEDIT": "program", "SYSTEMD_EDITOR": "program",
+	"HG_PAGER": "program", "BAT_PAGER": "program", "DELTA_PAGER": "program", "GH_PAGER": "program", "GH_EDITOR": "program",
+	"GH_BROWSER": "program", "PSQL_PAGER": "program", "PSQL_EDITOR": "program", "MYSQL_PAGER": "program",
+	"AWS_PAGER": "program", "SUDO_EDITOR": "program",
+	"RUSTC_WRAPPER": "program", "RUSTC_WORKSPACE_WRAPPER": "program", "RUSTC": "program", "RUSTDOC": "program",
+	"CARGO_BUILD_RUSTC_WRAPPER": "program", "CARGO_BUILD_RUSTC": "program",
+	"CC": "program", "CXX": "program", "CPP": "program", "LD": "program", "AR": "program", "FC": "program",
+	"CMAKE_C_COMPILER_LAUNCHER": "program", "CMAKE_CXX_COMPILER_LAUNCHER": "program",
+	"npm_config_script_shell": "program", "NPM_CONFIG_SCRIPT_SHELL": "program", "YARN_SCRIPT_SHELL": "program",
+	"RSYNC_RSH": "program", "RSYNC_CONNECT_PROG": "program", "CVS_RSH": "program", "GPG_TTY_PROGRAM": "program",
+	"NODE_OPTIONS": "node", "npm_config_node_options": "node", "NPM_CONFIG_NODE_OPTIONS": "node",
+	"PERL5DB":  "perl",
+	"LUA_INIT": "lua", "LUA_INIT_5_1": "lua", "LUA_INIT_5_2": "lua", "LUA_INIT_5_3": "lua", "LUA_INIT_5_4": "lua",
+	"VIMINIT": "ex", "EXINIT": "ex", "GVIMINIT": "ex",
 }
 
 // EnvCodeText is the shell text that running the value amounts to, or ""
@@ -117,25 +140,97 @@ func EnvCodeText(name, value string) string {
 			return ""
 		}
 		return ". " + shellQuote(value)
-	case "command":
+	case "command", "program":
 		v := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(value), "|"))
 		v = strings.ReplaceAll(v, "%s", "FILE")
 		return v
 	case "node":
-		f := strings.Fields(value)
-		var out []string
-		for i, x := range f {
-			for _, o := range []string{"--require", "-r", "--import", "--loader", "--experimental-loader"} {
-				if x == o && i+1 < len(f) {
-					out = append(out, "node "+shellQuote(f[i+1]))
-				} else if v, ok := strings.CutPrefix(x, o+"="); ok && strings.HasPrefix(o, "--") {
-					out = append(out, "node "+shellQuote(v))
-				}
-			}
+		return nodeOptionsText(value)
+	case "perl":
+		if strings.TrimSpace(value) == "" {
+			return ""
 		}
-		return strings.Join(out, "\n")
+		return "perl -e " + shellQuote(value)
+	case "lua":
+		if strings.HasPrefix(value, "@") || strings.TrimSpace(value) == "" {
+			return "" // @FILE: a file loaded (EnvLoads)
+		}
+		return "lua -e " + shellQuote(value)
+	case "ex":
+		if strings.TrimSpace(value) == "" {
+			return ""
+		}
+		return "vim -c " + shellQuote(value)
 	}
 	return ""
+}
+
+// nodeOptionsText: what node options run: the files --require, -r,
+// --import and --loader load first (node FILE), the code of a data: URL
+// they import (node -e CODE), an --inspect address (node --inspect=ADDR).
+func nodeOptionsText(value string) string {
+	f := nodeFields(value)
+	var out []string
+	load := func(v string) {
+		if js, ok := strings.CutPrefix(v, "data:text/javascript,"); ok {
+			out = append(out, "node -e "+shellQuote(js))
+			return
+		}
+		out = append(out, "node "+shellQuote(v))
+	}
+	for i, x := range f {
+		for _, o := range []string{"--require", "-r", "--import", "--loader", "--experimental-loader"} {
+			if x == o && i+1 < len(f) {
+				load(f[i+1])
+			} else if v, ok := strings.CutPrefix(x, o+"="); ok && strings.HasPrefix(o, "--") {
+				load(v)
+			}
+		}
+		if strings.HasPrefix(x, "--inspect") {
+			out = append(out, "node "+shellQuote(x))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// nodeFields splits node options as node does: at blanks outside double
+// quotes (the quotes are kept here: they are the code's own in a data:
+// URL).
+func nodeFields(v string) []string {
+	var out []string
+	var b strings.Builder
+	q := false
+	for _, r := range v {
+		switch {
+		case r == '"':
+			q = !q
+			b.WriteRune(r)
+		case !q && (r == ' ' || r == '\t' || r == '\n'):
+			if b.Len() > 0 {
+				out = append(out, b.String())
+				b.Reset()
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() > 0 {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// EnvCodeDynamic reports a variable whose value, only known at run time,
+// is code that cannot be read (PAGER="$X", PROMPT_COMMAND="$(...)"); a
+// compiler or wrapper named by a variable (CC="$CC") is everyday.
+func EnvCodeDynamic(name string) bool {
+	switch EnvCode(name) {
+	case "shell":
+		return EnvCodeText(name, "$(x)") != ""
+	case "source", "command", "node":
+		return true
+	}
+	return false
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

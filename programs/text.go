@@ -429,6 +429,12 @@ func gdbCode(args []string) []Code {
 // recipe after ";" or on tab-indented lines, $(shell CMD) anywhere.
 func makeEvalCode(args []string) []Code {
 	var out []Code
+	for i, a := range args {
+		// make SHELL=PROG: every recipe line runs through PROG
+		if v, ok := strings.CutPrefix(a, "SHELL="); ok && v != "" {
+			out = append(out, Code{Arg: i, Text: v, Via: "make SHELL="})
+		}
+	}
 	for _, o := range []string{"--eval", "-E"} {
 		vals, at := optValues(args, o)
 		for k, v := range vals {

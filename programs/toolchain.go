@@ -417,7 +417,7 @@ var _ = register(
 	&Program{Name: "tsx", Names: []string{"ts-node"}, Kind: TaskRunner},
 	&Program{Name: "papermill", Kind: Runner},
 	&Program{Name: "just", Kind: TaskRunner},
-	&Program{Name: "nodemon", Kind: TaskRunner},
+	&Program{Name: "nodemon", Kind: TaskRunner, Opts: S("ewdV", "ext", "watch", "delay", "ignore", "signal").Runs("exec", RunsShell, "x", RunsShell)},
 	&Program{Name: "nox", Kind: TaskRunner},
 	&Program{Name: "pre-commit", Kind: TaskRunner},
 )
