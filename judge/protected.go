@@ -480,8 +480,7 @@ func (j *judge) contentDecides(p string) bool {
 		return strings.HasSuffix(base, ".pth") // sitecustomize.py runs at every start: a startup script
 	case strings.HasPrefix(base, "activate") && (strings.HasSuffix(filepath.Dir(p), "/.venv/bin") || strings.HasSuffix(filepath.Dir(p), "/venv/bin")):
 		return true
-	case filepath.Base(filepath.Dir(p)) == ".vscode" && base == "tasks.json",
-		filepath.Base(filepath.Dir(p)) == ".devcontainer" && strings.HasSuffix(base, ".json"), base == ".devcontainer.json":
+	case commandFile(p):
 		return true
 	}
 	if shim, _ := j.pathShim(p); shim {
@@ -520,13 +519,7 @@ func projectAutoRun(p, base string) bool {
 			return true
 		}
 	}
-	switch dir := filepath.Base(filepath.Dir(p)); {
-	case dir == ".vscode" && base == "tasks.json":
-		return true
-	case dir == ".devcontainer" && strings.HasSuffix(base, ".json"), base == ".devcontainer.json":
-		return true
-	}
-	return false
+	return commandFile(p)
 }
 
 // Rules of this file: their text, examples and matching code are one unit.

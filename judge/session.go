@@ -143,8 +143,10 @@ func (j *judge) noteWritten(p, text string) {
 	}
 	f := WrittenFact{Path: p, Input: in}
 	f.Verdict, f.Rules = j.writtenVerdict(p, text, lang)
-	if lang != programs.LangEmbedded && programs.EmbedsShell(path.Base(p)) {
-		// a Rakefile's sh 'CMD', invoke's c.run('CMD'): its strings run too
+	if lang != programs.LangEmbedded && (programs.EmbedsShell(path.Base(p)) || j.configPlace(p)) {
+		// a Rakefile's sh 'CMD', invoke's c.run('CMD'), a configuration's
+		// exec lines (configPlace: i3's exec, a .desktop Exec=): its strings
+		// run too
 		if v, rules := j.writtenVerdict(p, text, programs.LangEmbedded); v > f.Verdict {
 			f.Verdict, f.Rules = v, rules
 		}
@@ -173,9 +175,11 @@ func (j *judge) noteWritten(p, text string) {
 		pkg.Path = path.Join(path.Dir(p), programs.GoPackage)
 		s.facts.Written = append(s.facts.Written, pkg)
 	}
-	if lang != programs.LangEmbedded || f.Verdict > Allow {
+	if lang != programs.LangEmbedded || f.Verdict > Allow || programs.DataFormat(path.Base(p)) {
 		// embedded commands are guesses: what they find can stop a write
-		// into a persistence point, finding nothing does not clear one
+		// into a persistence point, finding nothing does not clear one,
+		// unless the file is data whose every string was read (JSON, TOML,
+		// ini: pip.conf, tasks.json, a .pth)
 		j.persistedContent(p, text, f)
 	}
 }

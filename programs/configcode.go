@@ -180,3 +180,12 @@ func ConfigSource(text string) (string, bool) {
 	}
 	return "", false
 }
+
+// dataExts are formats of configuration that hold only data: every string
+// in them is a literal or a key's value, so the shell commands a text
+// embeds (parse.EmbeddedShell) are all the commands it can name.
+var dataExts = map[string]bool{".json": true, ".toml": true, ".conf": true, ".ini": true, ".cfg": true,
+	".yml": true, ".yaml": true, ".pth": true, ".properties": true, ".npmrc": true, ".yarnrc": true}
+
+// DataFormat reports a file of a data format (by name).
+func DataFormat(base string) bool { return dataExts[strings.ToLower(path.Ext(base))] }
