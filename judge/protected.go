@@ -102,6 +102,11 @@ var toolCredentials = []string{
 var systemCredentials = []string{
 	"/etc/wpa_supplicant", "/etc/NetworkManager/system-connections", "/var/lib/iwd", "/etc/ppp/chap-secrets",
 	"/etc/ppp/pap-secrets", "/etc/ipsec.secrets", "/etc/ssl/private", "/etc/letsencrypt/archive", "/etc/letsencrypt/keys",
+	// what an orchestrator mounts into the container the agent may run in:
+	// a Kubernetes service account's token, Docker and Compose secrets
+	"/var/run/secrets", "/run/secrets",
+	// every variable of the process, the API keys among them
+	"/proc/self/environ", "/proc/thread-self/environ",
 }
 
 // secretWords in a file's name say it holds a credential (deploy_rsa,
