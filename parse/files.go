@@ -144,6 +144,11 @@ func Script(text, lang, name string, opt Options) (*Result, error) {
 			}
 			return
 		}
+		if lang == programs.LangEmbedded {
+			// agent.lua, setup.R: their shell strings below, and what any
+			// language's text shows (a socket shell, a URL loaded)
+			w.unreadCode(c, text, Origin{Kind: OriginInterpreter, Depth: c.origin.Depth + 1, Via: "written " + path.Base(name)})
+		}
 		text, lang := writtenFileText(lang, text) // a notebook's cells, a justfile's recipes
 		w.writtenCode(c, text, shebangLang(text, lang), "written "+path.Base(name))
 	})

@@ -281,11 +281,11 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 	if w.treeCode(c, code, lang, o) {
 		return // read with the language's grammar
 	}
-	if lang == "perl" && perlSocketShell(code) || !programs.Scanned(lang) && lang != "awk" && unreadSocketShell(code) {
+	if lang == "perl" && perlSocketShell(code) {
 		w.synthetic(c, o, &DynamicCode{How: "interpreter", Sources: shellSources([]string{"socket"})}, Word{Value: "socket shell", Static: true})
 	}
-	if !programs.Scanned(lang) && unreadURLLoad(code) {
-		w.synthetic(c, o, &DynamicCode{How: "interpreter", Sources: shellSources([]string{"network"})}, Word{Value: "code loaded from a URL", Static: true})
+	if !programs.Scanned(lang) && lang != "awk" {
+		w.unreadCode(c, code, o)
 	}
 	skip := stringSpans(code, lang)
 	inString := func(i int) bool {

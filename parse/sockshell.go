@@ -129,3 +129,14 @@ func unreadSocketShell(code string) bool {
 
 // unreadURLLoad reports code that loads code from a URL and runs it.
 func unreadURLLoad(code string) bool { return urlLoadRe().MatchString(code) }
+
+// unreadCode reports what the text of a language with no grammar here
+// shows however it is spelled: a socket shell, code loaded from a URL.
+func (w *walker) unreadCode(c *cmd, code string, o Origin) {
+	if unreadSocketShell(code) {
+		w.synthetic(c, o, &DynamicCode{How: "interpreter", Sources: shellSources([]string{"socket"})}, Word{Value: "socket shell", Static: true})
+	}
+	if unreadURLLoad(code) {
+		w.synthetic(c, o, &DynamicCode{How: "interpreter", Sources: shellSources([]string{"network"})}, Word{Value: "code loaded from a URL", Static: true})
+	}
+}
