@@ -12,6 +12,7 @@ const (
 	RuleChmodRecursiveSystem = "CHMOD-RECURSIVE-SYSTEM"
 	RuleRsyncDeleteHome      = "RSYNC-DELETE-HOME"
 	RulePrivSetuid           = "PRIV-SETUID"
+	RuleChmodLockout         = "CHMOD-LOCKOUT"
 )
 
 var _ = rules(
@@ -21,6 +22,12 @@ var _ = rules(
 		Matches:     "`chmod/chown/chgrp -R` of `/`, a system dir, home",
 		Fire:        []string{"chmod -R 777 /", "chown -R nobody /usr"},
 		Pass:        []string{"chmod -R 755 ./scripts", "chmod +x ./build.sh"}},
+	Rule{ID: RuleChmodLockout, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Ask, Catastrophic: false,
+		Reason:      "taking the owner's access away from the home directory or a home folder: the operator's files and the programs that use them stop working",
+		Alternative: "change the permissions of the files you mean, keeping the owner's read access",
+		Matches:     "`chmod` of a home folder (`~/Documents`, `~/Projects`) to a mode without the owner's read or search bit (`000`, `0311`, `a-rwx`, `u=`, `-r`); recursive, of home itself or fed by a finder it is CHMOD-RECURSIVE-HOME",
+		Fire:        []string{"chmod 000 ~/Documents", "chmod a-rwx ~/Pictures", "chmod u= ~/Music", "chmod 0200 ~/Projects"},
+		Pass:        []string{"chmod 755 ~/Documents", "chmod 700 ~/.ssh", "chmod go-rwx ~/Documents", "chmod 000 ./secret.txt", "chmod a-w ~/Documents"}},
 	Rule{ID: RuleRsyncDeleteHome, Class: ClassDestroyFiles, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "rsync --delete into the home directory or a system directory",
 		Alternative: "sync into a new directory, or drop --delete",
@@ -172,10 +179,15 @@ func (j *judge) chmod(e *parse.Exec, args []string, detail string) {
 		pos = pos[1:]
 	}
 	recursive := o.Has('R', "recursive")
+	// recursive, of home itself, or of what a finder hands over: CHMOD-RECURSIVE-HOME's
+	lockout := e.Name == "chmod" && !recursive && !e.ExtraArgs && e.Origin.Kind != parse.OriginWrapper && len(o.Pos) > 0 && lockoutMode(o.Pos[0]) // roots.go
 	for _, t := range pos {
 		p, ok := j.resolve(t, e.Dir)
 		if !ok {
 			continue
+		}
+		if lockout && j.locate(p) != locHome && j.homeFolder(p) {
+			j.add(RuleChmodLockout, detail)
 		}
 		if recursive {
 			switch j.locate(p) {
