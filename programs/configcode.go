@@ -189,3 +189,26 @@ var dataExts = map[string]bool{".json": true, ".toml": true, ".conf": true, ".in
 
 // DataFormat reports a file of a data format (by name).
 func DataFormat(base string) bool { return dataExts[strings.ToLower(path.Ext(base))] }
+
+// editors are the programs whose --install-extension installs code that
+// runs in every window of the editor.
+var editors = map[string]bool{"code": true, "code-insiders": true, "codium": true, "cursor": true, "windsurf": true}
+
+// ExtensionFile is the file an editor is told to install as an extension
+// (code --install-extension ./x.vsix): code from outside its marketplace,
+// where a publisher.name id is the marketplace's.
+func ExtensionFile(name string, args []string) (string, bool) {
+	if !editors[path.Base(name)] {
+		return "", false
+	}
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--install-extension=")
+		if !ok && a == "--install-extension" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if ok && (strings.HasSuffix(strings.ToLower(v), ".vsix") || strings.Contains(v, "/")) {
+			return v, true
+		}
+	}
+	return "", false
+}
