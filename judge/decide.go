@@ -307,7 +307,7 @@ func (j *judge) dispatch(tool string, input json.RawMessage) error {
 			if mode, _ := obj["output_mode"].(string); tool == "Grep" && mode == "content" {
 				// matching lines of every file below: the stores among them
 				if r, ok := j.resolve(p, j.cwd); ok {
-					j.treeSecret(r, tool+" "+p)
+					j.treeSecret(r, false, tool+" "+p)
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -222,18 +223,31 @@ func (j *judge) toolSecret(p string) bool {
 // holdsSecret reports a directory below home (or home itself) that holds
 // a credential store or a tool's token file: a reader of the whole tree
 // (grep -r, tar, cp -r of ~/.config) reads them.
-func (j *judge) holdsSecret(p string) bool {
+// A reader that skips hidden entries (rg, ag) reaches a store only
+// through no hidden directory below p.
+func (j *judge) holdsSecret(p string, skipHidden bool) bool {
 	if j.home == "" || !under(p, j.home) {
 		return false
 	}
 	for _, list := range [][]string{credentialStores, toolCredentials, histories} {
 		for _, s := range list {
-			if strictlyUnder(j.home+"/"+s, p) {
-				return true
+			st := j.home + "/" + s
+			if !strictlyUnder(st, p) {
+				continue
 			}
+			if skipHidden && (strings.Contains(st[len(p):], "/.") || !j.env.NoFiles && !exists(st)) {
+				continue // hidden on the way; a macOS store not on this machine
+			}
+			return true
 		}
 	}
 	return false
+}
+
+// exists reports a path on disk (not followed).
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // backupSuffixes are what editors and people add to a copy.

@@ -154,7 +154,7 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 		if dir, members := programs.TarMembers(args); dir != "" {
 			if d, ok := j.resolve(dir, e.Dir); ok {
 				for _, m := range members {
-					if r, ok := j.resolve(m, d); ok && (j.readAbs(r, detail) || programs.ReadsTree(e.Name, args) && j.treeSecret(r, detail)) {
+					if r, ok := j.resolve(m, d); ok && (j.readAbs(r, detail) || programs.ReadsTree(e.Name, args) && j.treeSecret(r, false, detail)) {
 						break
 					}
 				}
@@ -166,7 +166,7 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 		// below is read, the credential stores among them
 		for k := 0; k < n; k++ {
 			if w := e.Argv[k+1]; w.Static && !code[k] && !strings.HasPrefix(w.Value, "-") {
-				if r, ok := j.resolve(w.Value, e.Dir); ok && j.treeSecret(r, detail) {
+				if r, ok := j.resolve(w.Value, e.Dir); ok && j.treeSecret(r, programs.SkipsHidden(e.Name, args), detail) {
 					break
 				}
 			}
@@ -175,8 +175,8 @@ func (j *judge) reads(e *parse.Exec, args []string, detail string) {
 }
 
 // treeSecret notes a read of the whole tree at p when it holds a secret.
-func (j *judge) treeSecret(p, detail string) bool {
-	if !j.holdsSecret(p) {
+func (j *judge) treeSecret(p string, skipHidden bool, detail string) bool {
+	if !j.holdsSecret(p, skipHidden) {
 		return false
 	}
 	j.secretReadHit(detail + " (a directory holding credentials)")

@@ -371,6 +371,20 @@ func CopiesStdin(name string, args []string) bool {
 	return false
 }
 
+// SkipsHidden reports a tree reader that leaves out hidden files and
+// directories found below its operands unless told (rg, ag without
+// --hidden, -., -uu): rg TODO ~ never opens ~/.ssh.
+func SkipsHidden(name string, args []string) bool {
+	base := name
+	if k := strings.LastIndexByte(base, '/'); k >= 0 {
+		base = base[k+1:]
+	}
+	if Canon(name) != "rg" && base != "ag" {
+		return false
+	}
+	return !has(args, "--hidden", "-.", "-uu", "-uuu", "--unrestricted", "-a", "--all-types") && !anyPrefix(args, "-uu")
+}
+
 // ReadsTree reports a reader that, given a directory operand, reads every
 // file below it and prints or packs their content: grep -r, rg, ag, ack,
 // tar and zip -r creating an archive, cp -r, rsync -r/-a, scp -r, 7z a,
