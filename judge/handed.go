@@ -24,11 +24,13 @@ const RuleHandedCodeTemp = "HANDED-CODE-TEMP"
 var _ = rules(Rule{ID: RuleHandedCodeTemp, Class: ClassRemoteCode, Severity: SevHigh, Decision: Ask,
 	Reason:      "a program is handed code to run (an option or a variable that names a program) from a temporary directory, where anyone can write",
 	Alternative: "name the program itself (a tool on PATH, or a script in the project), or run the script directly",
-	Matches:     "an option typed as code in the program's grammar (`go build -toolexec`, `go test -exec`, `scp -S`, `rsync -e`, `sort --compress-program`, `split --filter`, `pandoc --filter/--lua-filter`, `aria2c --on-download-complete`, `wget --use-askpass`, `yt-dlp --exec`, ...) or a variable a program runs (`RUSTC_WRAPPER`, `CC`, `PAGER`, `EDITOR`, `npm_config_script_shell`, ...: programs.EnvCode) whose program, or the script its interpreter runs, is under /tmp, /var/tmp or /dev/shm",
+	Matches:     "an option typed as code in the program's grammar (`go build -toolexec`, `go test -exec`, `scp -S`, `rsync -e`, `sort --compress-program`, `split --filter`, `pandoc --filter/--lua-filter`, `aria2c --on-download-complete`, `wget --use-askpass`, `yt-dlp --exec`, bash's `enable -f FILE`, ...) or a variable a program runs (`RUSTC_WRAPPER`, `CC`, `PAGER`, `EDITOR`, `npm_config_script_shell`, ...: programs.EnvCode) whose program, or the script its interpreter runs, is under /tmp, /var/tmp or /dev/shm",
 	Fire: []string{"go test -exec /tmp/run.sh ./...", "scp -S /tmp/s.sh dist.tgz host:/tmp/", "sort --compress-program=/var/tmp/c.sh big.txt",
-		"pandoc --filter /tmp/f.py in.md -o out.html", "pandoc --lua-filter /dev/shm/f.lua in.md", "rsync -e /tmp/r.sh -a dist/ host:/srv/"},
+		"pandoc --filter /tmp/f.py in.md -o out.html", "pandoc --lua-filter /dev/shm/f.lua in.md", "rsync -e /tmp/r.sh -a dist/ host:/srv/",
+		"enable -f /tmp/x.so x && x"},
 	Pass: []string{"go test -exec ./run.sh ./...", "sort --compress-program=gzip big.txt", "pandoc --filter pandoc-crossref in.md -o out.html",
-		"/tmp/build.sh", "scp -C dist.tgz host:/tmp/", "go build -toolexec=/usr/bin/time ./...", "rsync -e 'ssh -p 2222' -a dist/ host:/srv/"},
+		"/tmp/build.sh", "scp -C dist.tgz host:/tmp/", "go build -toolexec=/usr/bin/time ./...", "rsync -e 'ssh -p 2222' -a dist/ host:/srv/",
+		"enable -f /usr/lib/bash/sleep sleep"},
 })
 
 var _ = onExec(func(j *judge, x execution) {

@@ -80,6 +80,9 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		if c.unwrapped() && !c.remote && !strings.Contains(a0.Value, "/") && w.callDefined(sc, c, name) {
 			return output{data: -1}
 		}
+		if c.unwrapped() && !c.remote && !strings.Contains(a0.Value, "/") && programs.Lookup(name) == nil {
+			w.notFound(sc, c) // bash runs command_not_found_handle for a command it cannot find
+		}
 		if c.inShell() {
 			w.builtinVars(sc, c, name)
 		}
@@ -138,7 +141,13 @@ func (w *walker) run(sc *scope, c *cmd) output {
 		case "cd": // pushd, popd
 			w.emit(c)
 			if c.unwrapped() && !c.remote { // a remote Dir stays unknown
-				sc.dir = w.chdir(sc.dir, name, c.argv[1:])
+				old := sc.dir
+				if len(c.argv) == 2 && c.argv[1].Static && c.argv[1].Value == "-" && name == "cd" {
+					sc.dir = sc.oldDir // cd -: back to $OLDPWD
+				} else {
+					sc.dir = w.chdir(sc.dir, name, c.argv[1:])
+				}
+				sc.oldDir = old
 			}
 			return output{data: -1}
 		case "su": // runuser
@@ -250,6 +259,19 @@ func (w *walker) plain(c *cmd, name string) output {
 		}
 	}
 	return out
+}
+
+// notFound expands command_not_found_handle, when the source defined it,
+// for a command the model does not know (it may not be installed): bash
+// calls the handler with the command and its arguments.
+func (w *walker) notFound(sc *scope, c *cmd) {
+	const handler = "command_not_found_handle"
+	if _, ok := w.funcs[handler]; !ok || w.active["function "+handler] {
+		return
+	}
+	h := *c
+	h.argv = append([]arg{{Word: Word{Value: handler, Static: true}}}, c.argv...)
+	w.callDefined(sc, &h, handler)
 }
 
 // callDefined expands a function or alias defined in the same source.

@@ -308,17 +308,20 @@ func (s *scope) merge(paths []*scope) {
 		return
 	}
 	lists := make([][]Assign, len(paths))
-	dir, params := paths[0].dir, paths[0].params
+	dir, old, params := paths[0].dir, paths[0].oldDir, paths[0].params
 	for i, p := range paths {
 		lists[i] = p.assigns
 		if p.dir != dir {
 			dir = ""
 		}
+		if p.oldDir != old {
+			old = ""
+		}
 		if p.params != params {
 			params = nil // set -- on some paths: unknown
 		}
 	}
-	s.dir, s.params = dir, params
+	s.dir, s.oldDir, s.params = dir, old, params
 	s.mergeLists(lists)
 }
 
@@ -411,7 +414,7 @@ func (ef loopEffects) apply(s *scope) {
 		s.setDynamic(name)
 	}
 	if ef.cd {
-		s.dir = ""
+		s.dir, s.oldDir = "", ""
 	}
 	if ef.params {
 		s.params = nil

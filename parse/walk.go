@@ -72,6 +72,7 @@ func (w *walker) result() *Result {
 type scope struct {
 	w       *walker  // for the variable limits
 	dir     string   // working directory, "" when unknown
+	oldDir  string   // the directory before the last cd ($OLDPWD, ~-), "" when unknown
 	assigns []Assign // assignments in effect
 	origin  Origin
 	depth   int             // syntax nesting

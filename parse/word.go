@@ -323,6 +323,8 @@ func (w *walker) tilde(sc *scope, v string, wb *wordBuf) string {
 		dir = w.opt.Home
 	case "+":
 		dir = sc.dir
+	case "-":
+		dir = sc.oldDir // $OLDPWD: where the last cd left
 	}
 	if dir == "" && userName(name) {
 		// ~user is that user's home: where it is comes from the passwd

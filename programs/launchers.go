@@ -371,6 +371,9 @@ func init() {
 }
 
 var _ = register(
+	// bash's enable -f FILE NAME loads a builtin from a shared object: the
+	// file is code handed to the shell (HANDED-CODE-TEMP reads where it is)
+	&Program{Name: "enable", Kind: NonReader, Opts: S("").Runs("f", RunsShell)},
 	&Program{Name: "mvn", Names: []string{"mvnw", "mvnd"}, Kind: TaskRunner, CodeIn: mvnCode},
 	&Program{Name: "flatpak", Kind: Runner, CodeIn: flatpakCode},
 )
