@@ -257,10 +257,15 @@ func (j *judge) mcpRun(c *mcpCall, text string) error {
 	return err
 }
 
-// mcpEmbedded judges the shell commands embedded in code no reader reads.
-// Until the shared reader of embedded shell strings is in package parse,
-// such code adds nothing.
-func (j *judge) mcpEmbedded(string) error { return nil }
+// mcpEmbedded judges the shell commands embedded in code no reader reads
+// (parse.EmbeddedShell: its string literals, backtick spans and lines that
+// name a program).
+func (j *judge) mcpEmbedded(text string) error {
+	if src := parse.EmbeddedShell(text); src != "" {
+		return j.bash(src)
+	}
+	return nil
+}
 
 // mcpCodeText is a code argument as shell text: a string as written, a
 // list as the argv it is.

@@ -27,6 +27,11 @@ func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
 		o := Origin{Kind: OriginInterpreter, Depth: c.origin.Depth + 1, Via: name + " " + flag}
 		inner := *c
 		inner.stdin = nil
+		if strings.HasPrefix(name, "ipython") {
+			// IPython runs !lines and %%bash cells as shell, the rest as python
+			w.reparse(&inner, programs.CellShell(code.Value), o, nil, false)
+			return
+		}
 		w.scanCode(&inner, code.Value, lang, o)
 	case found:
 		var srcs []string
@@ -286,6 +291,10 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 	}
 	if !programs.Scanned(lang) && lang != "awk" {
 		w.unreadCode(c, code, o)
+	}
+	if _, ok := langPats()[lang]; !ok && !programs.Scanned(lang) {
+		w.foreignCode(c, code, lang, o) // no reader of the language: what it embeds (foreign.go)
+		return
 	}
 	skip := stringSpans(code, lang)
 	inString := func(i int) bool {

@@ -81,6 +81,11 @@ func (w *walker) handedCode(c *cmd, k programs.Code) {
 	inner := *c
 	inner.wrappers = append(slices.Clip(c.wrappers), c.argv[0].Value)
 	inner.stdin, inner.runs = nil, nil
+	if k.Lang != "" {
+		// gdb -ex 'python os.system(...)', emacs --eval: code of its language
+		w.scanCode(&inner, k.Text, k.Lang, Origin{Kind: OriginInterpreter, Depth: c.origin.Depth + 1, Via: k.Via})
+		return
+	}
 	o := Origin{Kind: OriginShellString, Depth: c.origin.Depth + 1, Via: k.Via, Handed: true}
 	if k.Remote {
 		o.Kind = OriginRemote

@@ -133,10 +133,16 @@ func (w *walker) stdinCode(c *cmd, name, lang string) {
 // the code it runs on stdin (programs.CodeOnStdin): that code is in no
 // language parse reads, so only where it comes from is known.
 func (w *walker) stdinReader(c *cmd, name string) output {
-	if in := c.stdin; in != nil && !in.file && !in.static {
+	in := c.stdin
+	if in != nil && !in.file && !in.static {
 		c.runs = &DynamicCode{How: HowStdinReader, Sources: in.srcs}
 	}
-	return w.plain(c, name) // its SQL or script operands are still read
+	out := w.plain(c, name) // its SQL or script operands are still read
+	if in != nil && !in.file && in.static {
+		// echo '!rm -rf ~/x' | ed -s: the commands it embeds (foreign.go)
+		w.foreignCode(c, in.text, "", Origin{Kind: OriginInterpreter, Depth: c.origin.Depth + 1, Via: name + " stdin"})
+	}
+	return out
 }
 
 // staticPrefix are the values of the words before the first one known

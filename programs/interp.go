@@ -41,6 +41,13 @@ var _ = register(
 	&Program{Name: "scala", Names: []string{"groovy", "clojure", "clj", "bb", "janet", "qjs", "raku", "rakudo", "perl6"}, Kind: Interpreter,
 		Lang: "other", Inline: "e"},
 	&Program{Name: "octave", Kind: Interpreter, Lang: "octave", InlineLong: []string{"eval"}},
+	// rc (Plan 9's shell) is a shell whose syntax is close to POSIX (ShellLike)
+	&Program{Name: "rc", Kind: Interpreter, Lang: "rc", Inline: "c"},
+	// erl -eval EXPR (one dash, a whole word); dc -e and gnuplot -e take
+	// their programs; dc and gnuplot read one on stdin too.
+	&Program{Name: "erl", Kind: Interpreter, Lang: "erlang", CodeIn: langCode("erl -eval", "erlang", "-eval")},
+	&Program{Name: "dc", Kind: Interpreter, Lang: "dc", Inline: "e", InlineLong: []string{"expression"}},
+	&Program{Name: "gnuplot", Kind: Interpreter, Lang: "gnuplot", Inline: "e"},
 	&Program{Name: "swift", Kind: Interpreter, Lang: "swift", Inline: "e"},
 	&Program{Name: "dart", Kind: Interpreter, Lang: "dart", RunVerb: "run"},
 	// java Main.java runs the source file, java -jar app.jar the jar.
@@ -53,6 +60,33 @@ var _ = register(
 )
 
 var jsInlineLong = []string{"eval", "print"}
+
+// ShellLike reports the languages of shells that are not POSIX shells but
+// whose commands mostly read as one (nu, xonsh, elvish, rc): parse reads
+// their code as shell where it parses as shell, and by the commands it
+// embeds where it does not.
+func ShellLike(lang string) bool {
+	switch lang {
+	case "nu", "xonsh", "elvish", "rc":
+		return true
+	}
+	return false
+}
+
+// langCode is a CodeIn for options whose value is code of lang (gdb -ex,
+// lldb -o, erl -eval): whole words, or --opt=VALUE.
+func langCode(via, lang string, opts ...string) func([]string) []Code {
+	return func(args []string) []Code {
+		var out []Code
+		for _, o := range opts {
+			vals, at := optValues(args, o)
+			for k, v := range vals {
+				out = append(out, Code{Arg: at[k], Text: v, Via: via, Lang: lang})
+			}
+		}
+		return out
+	}
+}
 
 // Scanned reports the languages whose code package parse reads.
 func Scanned(lang string) bool {

@@ -28,6 +28,10 @@ type Code struct {
 	Via  string // what hands it over, for explanations ("ssh -o ProxyCommand")
 	// Remote: the other host runs it (rsync --rsync-path).
 	Remote bool
+	// Lang: the code is not shell text but code of this language (gdb's
+	// commands, Emacs Lisp, vim's Ex commands), read by parse's reader of
+	// it, or for a language none reads by the shell commands it embeds.
+	Lang string
 }
 
 // skipOpts returns the index of the first operand of args under sp, and

@@ -12,7 +12,7 @@ var shellSpec = S("oO", "rcfile", "init-file")
 // -n (noexec) reads the script and checks its syntax without running it;
 // fish's is -n too (--no-execute).
 var _ = register(
-	&Program{Name: "bash", Names: []string{"rbash"}, Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
+	&Program{Name: "bash", Names: []string{"rbash", "osh"}, Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
 	&Program{Name: "sh", Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
 	&Program{Name: "zsh", Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
 	&Program{Name: "dash", Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},

@@ -107,4 +107,5 @@ func init() {
 	Lookup("gdb").StdinCode = gdbStdinCode
 	Lookup("vim").StdinCode = editorStdinCode
 	Lookup("sqlite3").StdinCode = sqliteStdinCode
+	Lookup("ed").StdinCode = func([]string) bool { return true } // ed's commands (!CMD among them) come on stdin
 }

@@ -393,11 +393,19 @@ func vimCode(args []string) []Code {
 		if c, ok := strings.CutPrefix(v, "call system("); ok && len(c) > 2 {
 			out = append(out, Code{Arg: at, Text: strings.Trim(strings.TrimSuffix(c, ")"), "'\""), Via: "vim system()"})
 		}
+		out = append(out, Code{Arg: at, Text: v, Via: "vim -c", Lang: "vim"}) // lua os.execute(...), py3 os.system(...)
 	}
 	for _, o := range []string{"-c", "--cmd"} {
 		vals, at := optValues(args, o)
 		for k, v := range vals {
 			check(v, at[k])
+		}
+	}
+	// emacs --eval / -eval: Emacs Lisp (shell-command, delete-directory)
+	for _, o := range []string{"--eval", "-eval"} {
+		vals, at := optValues(args, o)
+		for k, v := range vals {
+			out = append(out, Code{Arg: at[k], Text: v, Via: "emacs --eval", Lang: "elisp"})
 		}
 	}
 	for i, a := range args {
@@ -419,6 +427,8 @@ func gdbCode(args []string) []Code {
 				out = append(out, Code{Arg: at[k], Text: c, Via: "gdb shell"})
 			} else if c, ok := strings.CutPrefix(v, "!"); ok {
 				out = append(out, Code{Arg: at[k], Text: c, Via: "gdb !"})
+			} else {
+				out = append(out, Code{Arg: at[k], Text: v, Via: "gdb -ex", Lang: "gdb"}) // python os.system(...)
 			}
 		}
 	}
@@ -509,6 +519,8 @@ var _ = register(
 	&Program{Name: "make", Names: []string{"gmake"}, Kind: NonReader, CodeIn: makeEvalCode,
 		Opts: S("CfIjloWE", "directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "what-if", "eval")},
 	&Program{Name: "gdb", Kind: Runner, CodeIn: gdbCode},
+	// lldb -o/-O/-k CMD: its commands (platform shell CMD, script PYTHON)
+	&Program{Name: "lldb", Kind: Runner, CodeIn: langCode("lldb -o", "lldb", "-o", "-O", "-k", "-K", "--one-line", "--one-line-before-file", "--one-line-on-crash")},
 	&Program{Name: "hyperfine", Kind: Runner, CodeIn: hyperfineCode},
 	&Program{Name: "valgrind", Names: []string{"chronic", "nq", "tsp", "dbus-launch", "numactl", "prlimit", "cpulimit"},
 		Kind: Runner, Launch: launchAt(S("lpe", "limit", "pid", "exe", "membind", "cpunodebind", "physcpubind", "interleave", "preferred", "tool", "log-file"))},

@@ -414,7 +414,8 @@ func CellShell(src string) string {
 
 var _ = register(
 	&Program{Name: "pytest", Names: []string{"py.test"}, Kind: TaskRunner},
-	&Program{Name: "tsx", Names: []string{"ts-node"}, Kind: TaskRunner},
+	// TypeScript runners are node: -e/-p CODE, a script, stdin
+	&Program{Name: "tsx", Names: []string{"ts-node"}, Kind: Interpreter | TaskRunner, Lang: "js", Inline: "ep", InlineLong: jsInlineLong},
 	&Program{Name: "papermill", Kind: Runner},
 	&Program{Name: "just", Kind: TaskRunner},
 	&Program{Name: "nodemon", Kind: TaskRunner, Opts: S("ewdV", "ext", "watch", "delay", "ignore", "signal").Runs("exec", RunsShell, "x", RunsShell)},
