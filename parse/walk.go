@@ -227,7 +227,11 @@ func (w *walker) stmt(sc *scope, s *syntax.Stmt, pp pipePos) output {
 		}
 	case *syntax.CoprocClause:
 		if c.Stmt != nil {
-			w.stmt(w.nest(sc), c.Stmt, pp)
+			// its stdin is whatever the script later writes to
+			// ${COPROC[1]}: not known here (coproc sh reads commands)
+			in := w.nest(sc)
+			in.stdin, in.stdinOK = &input{dataIdx: -1}, true
+			w.stmt(in, c.Stmt, pp)
 		}
 	default:
 		w.findSubsts(sc, c)
