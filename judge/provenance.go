@@ -17,7 +17,13 @@ import (
 // kept both as written and as DEST/base(SRC), as a copy into a directory
 // lands there: a fact for a path that is never run costs nothing.
 
-var _ = onCommand(func(j *judge, res *parse.Result) { j.carryFacts(res) })
+// One matcher, in this order: the shims a copy of this call puts first on
+// PATH (pathShims) read the facts carryFacts leaves (package initialization
+// would order two matchers by what their code refers to, not by position).
+var _ = onCommand(func(j *judge, res *parse.Result) {
+	j.carryFacts(res)
+	j.pathShims(res)
+})
 
 // carryFacts adds a written fact for each destination of a copy whose
 // source the session remembers.
@@ -59,6 +65,11 @@ func (j *judge) carryTo(e *parse.Exec, srcs []string, dest string) {
 				j.writtenRun(to, f)
 			}
 		}
+		if f.Verdict > Allow {
+			// copied into a place that runs on its own (.husky/pre-push,
+			// ~/.config/autostart/, a user bin directory): as if written there
+			j.persistedContent(d, "", f)
+		}
 	}
 }
 
@@ -95,8 +106,6 @@ func copied(e *parse.Exec) ([]string, []string) {
 // A PATH shim (issue 19 class 1): a file written this session in a
 // directory the command puts before the inherited PATH (PATH=$PWD/bin:$PATH
 // git status; export PATH=./bin:$PATH; ls) is what runs under that name.
-var _ = onCommand(func(j *judge, res *parse.Result) { j.pathShims(res) })
-
 func (j *judge) pathShims(res *parse.Result) {
 	if j.env.Memory == nil || j.sessionState().depth > 0 {
 		return
@@ -112,12 +121,27 @@ func (j *judge) pathShims(res *parse.Result) {
 				continue
 			}
 			p := path.Join(dir, e.Argv[0].Value)
-			if f, ok := j.env.Memory.Written(p); ok {
+			if f, ok := j.carriedNow(p); ok {
+				j.used("copied in this call to " + p + ": " + f.Verdict.String() + ", first on PATH")
+				j.writtenRun(p, f)
+			} else if f, ok := j.env.Memory.Written(p); ok {
 				j.used("memory: " + p + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + ", first on PATH")
 				j.writtenRun(p, f)
 			}
 		}
 	}
+}
+
+// carriedNow is the fact this call's copies left for p (mv x.sh bin/git
+// && PATH=$PWD/bin:$PATH git).
+func (j *judge) carriedNow(p string) (WrittenFact, bool) {
+	ws := j.sessionState().facts.Written
+	for i := len(ws) - 1; i >= 0; i-- {
+		if ws[i].Path == p {
+			return ws[i], true
+		}
+	}
+	return WrittenFact{}, false
 }
 
 // shimDirs are the directories a PATH assignment puts before what it

@@ -52,7 +52,7 @@ func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
 			w.taint = false
 		}
 	case script:
-		if a, ok := firstOperand(c.argv[1:], ""); !ok || !w.runWritten(c, []arg{a}, lang) {
+		if a, ok := firstOperand(c.argv[1:], programs.Lookup(name).Opts.Short); !ok || !w.runWritten(c, []arg{a}, lang) {
 			w.emit(c)
 		}
 	default:

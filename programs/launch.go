@@ -337,3 +337,10 @@ var _ = register(
 	&Program{Name: "code-server", Kind: Runner, Attaches: codeServerAttaches},
 	&Program{Name: "chisel", Kind: NetSender},
 )
+
+// c8 and nyc run the command they are given under coverage (c8 node x.js;
+// the other launchers are programs/launchers.go's).
+var _ = register(
+	&Program{Name: "c8", Names: []string{"nyc"}, Kind: Runner, Launch: launchAt(S("rx", "reporter", "exclude", "include",
+		"reports-dir", "temp-directory", "src", "extension"))},
+)

@@ -113,14 +113,14 @@ func ProjectFiles(name string, args []string) []ToolFile {
 	canon := Canon(name)
 	ops := Operands(args)
 	switch canon {
-	case "npx": // bunx
+	case "npx": // bunx: the package's binary with the rest
 		if len(ops) > 0 {
-			return ProjectFiles(ops[0], ops[1:])
+			return packageRun(ops[0], argsAfter(args, ops[0]))
 		}
 		return nil
 	case "npm": // pnpm exec X, yarn exec X, npm exec X
 		if len(ops) > 1 && (ops[0] == "exec" || ops[0] == "dlx" || ops[0] == "x") {
-			return ProjectFiles(ops[1], ops[2:])
+			return packageRun(ops[1], argsAfter(args, ops[1]))
 		}
 		return nil
 	case "docker":
@@ -132,6 +132,9 @@ func ProjectFiles(name string, args []string) []ToolFile {
 		return nil
 	}
 	if out := interpScript(name, canon, args, ops); out != nil {
+		return out
+	}
+	if out := scriptRunner(canon, args, ops); out != nil {
 		return out
 	}
 	var out []ToolFile
@@ -182,6 +185,126 @@ func interpScript(name, canon string, args, ops []string) []ToolFile {
 				return []ToolFile{{Path: v, Lang: LangEmbedded}}
 			}
 		}
+	}
+	return nil
+}
+
+// packageRun is what npx PKG ARGS (pnpm exec, npm exec) runs: a file by
+// path, or PKG's own files (ToolFiles), and through a launcher package
+// (c8 node x.js, cross-env X=1 node x.js) the command it launches.
+func packageRun(pkg string, args []string) []ToolFile {
+	if strings.Contains(pkg, "/") {
+		return []ToolFile{{Path: pkg}} // pnpm exec ./job.sh
+	}
+	p := Lookup(pkg)
+	if p != nil && p.Launch != nil {
+		if l, ok := p.Launch(args); ok && !l.Shell && l.At < len(args) {
+			return packageRun(args[l.At], args[l.At+1:])
+		}
+	}
+	if p.Is(Interpreter) && Scanned(p.Lang) {
+		if o := Operands(args); len(o) > 0 {
+			return append(ToolFiles(pkg, args), ToolFile{Path: o[0], Lang: p.Lang}) // c8 node x.js
+		}
+	}
+	return ToolFiles(pkg, args)
+}
+
+// argsAfter are the words of args after the first that is w.
+func argsAfter(args []string, w string) []string {
+	for i, a := range args {
+		if a == w {
+			return args[i+1:]
+		}
+	}
+	return nil
+}
+
+// commandFile is the file a command line given as text runs by path
+// (nodemon --exec ./job.sh, concurrently './a.sh'): its first word.
+func commandFile(text string) []ToolFile {
+	f := strings.Fields(text)
+	if len(f) == 0 || !strings.Contains(f[0], "/") || strings.ContainsAny(f[0], "$`'\"") {
+		return nil
+	}
+	return []ToolFile{{Path: f[0]}}
+}
+
+// pyModuleFile is the file a python module or app reference names
+// (app, app:app, proj.celery, ./app.py).
+func pyModuleFile(ref string) []ToolFile {
+	ref, _, _ = strings.Cut(ref, ":")
+	if ref == "" || strings.HasPrefix(ref, "-") {
+		return nil
+	}
+	if strings.HasSuffix(ref, ".py") {
+		return []ToolFile{{Path: ref, Lang: "python"}}
+	}
+	p := strings.ReplaceAll(ref, ".", "/")
+	return []ToolFile{{Path: p + ".py", Lang: "python"}, {Path: p + "/__init__.py", Lang: "python"}}
+}
+
+// scriptRunner is the python or js file a runner that is no interpreter
+// runs: a web or task server's app module (flask --app, uvicorn MOD:APP,
+// gunicorn, celery -A), streamlit run, pipx run, coverage run, a test
+// runner's named files (mocha, jest, vitest), pm2 start, concurrently's
+// and nodemon --exec's commands.
+func scriptRunner(canon string, args, ops []string) []ToolFile {
+	optValue := func(names ...string) string {
+		for i, a := range args {
+			for _, n := range names {
+				if a == n && i+1 < len(args) {
+					return args[i+1]
+				}
+				if v, ok := strings.CutPrefix(a, n+"="); ok && strings.HasPrefix(n, "--") {
+					return v
+				}
+			}
+		}
+		return ""
+	}
+	jsFiles := func(words []string) []ToolFile {
+		var out []ToolFile
+		for _, o := range words {
+			switch path.Ext(o) {
+			case ".js", ".mjs", ".cjs", ".ts", ".mts", ".jsx", ".tsx":
+				out = append(out, ToolFile{Path: o, Lang: "js"})
+			case ".py":
+				out = append(out, ToolFile{Path: o, Lang: "python"})
+			}
+		}
+		return out
+	}
+	switch canon {
+	case "flask":
+		if v := optValue("--app", "-A"); v != "" {
+			return pyModuleFile(v)
+		}
+		return []ToolFile{{Path: "app.py", Lang: "python"}, {Path: "wsgi.py", Lang: "python"}} // flask's defaults
+	case "celery":
+		return pyModuleFile(optValue("--app", "-A"))
+	case "uvicorn", "gunicorn", "hypercorn", "daphne", "waitress-serve":
+		if len(ops) > 0 {
+			return pyModuleFile(ops[len(ops)-1])
+		}
+	case "streamlit", "pipx", "coverage":
+		if len(ops) > 1 && ops[0] == "run" {
+			return jsFiles(ops[1:2])
+		}
+	case "mocha", "jest", "vitest", "ava", "tap":
+		return jsFiles(ops)
+	case "pm2":
+		if len(ops) > 1 && (ops[0] == "start" || ops[0] == "restart") {
+			return jsFiles(ops[1:2])
+		}
+	case "concurrently":
+		var out []ToolFile
+		for _, o := range ops {
+			out = append(out, commandFile(o)...)
+		}
+		return out
+	case "nodemon":
+		return commandFile(optValue("--exec", "-x"))
 	}
 	return nil
 }

@@ -30,18 +30,34 @@ func TestProjectFiles(t *testing.T) {
 		{"gdb -batch -x dbg.gdb ./app", "dbg.gdb embedded"},
 		{"cmake -P clean.cmake", "clean.cmake embedded"},
 		{"gio launch run.desktop", "run.desktop embedded"},
+		{"flask --app app run", "app.py python"},
+		{"uvicorn app:app --reload", "app.py python"},
+		{"celery -A proj.tasks worker", "proj/tasks.py python"},
+		{"streamlit run dash.py", "dash.py python"},
+		{"coverage run x.py", "x.py python"},
+		{"python3 -m pdb -c continue x.py", "x.py python"},
+		{"python3 -m cProfile x.py", "x.py python"},
+		{"node -r ./x.js -e 0", "./x.js js"},
+		{"npx mocha x.js", "x.js js"},
+		{"pm2 start x.js", "x.js js"},
+		{"npx nodemon --exec ./job.sh", "./job.sh "},
+		{"npx concurrently ./job.sh", "./job.sh "},
+		{"pnpm exec ./job.sh", "./job.sh "},
+		{"npx c8 node x.js", "x.js js"},
 		// no file: another subcommand, help, an awk program given inline
 		{"brew install jq", ""},
-		{"deno run x.ts", ""},
+		{"deno fmt x.ts", ""},
 		{"docker compose ps", ""},
 		{"vite --help", ""},
 		{"awk '{print}' data.txt", ""},
 		{"gio info x", ""},
+		{"python3 -m http.server", ""},
+		{"pm2 logs", ""},
 	}
 	for _, tc := range cases {
 		f := strings.Fields(tc.line)
 		var got []string
-		for _, tf := range ProjectFiles(f[0], f[1:]) {
+		for _, tf := range ToolFiles(f[0], f[1:]) {
 			got = append(got, tf.Path+" "+tf.Lang)
 		}
 		if tc.want == "" {
@@ -62,5 +78,32 @@ func TestProjectFiles(t *testing.T) {
 	}
 	if !EmbedsShell("Rakefile") || EmbedsShell("Gemfile") {
 		t.Error("EmbedsShell: a Rakefile's strings are commands, a Gemfile's are not")
+	}
+}
+
+func TestLaunchers(t *testing.T) {
+	for line, want := range map[string]string{
+		"perf stat -- ./job.sh":            "./job.sh",
+		"perf record -g ./job.sh":          "./job.sh",
+		"xterm -e ./job.sh":                "./job.sh",
+		"gnome-terminal -- ./job.sh":       "./job.sh",
+		"bwrap --bind / / ./job.sh":        "./job.sh",
+		"distrobox enter box -- ./job.sh":  "./job.sh",
+		"mise x -- ./job.sh":               "./job.sh",
+		"c8 node x.js":                     "node",
+		"cross-env NODE_ENV=test ./job.sh": "./job.sh",
+		"perf list":                        "",
+		"xterm":                            "",
+		"distrobox list":                   "",
+	} {
+		f := strings.Fields(line)
+		l, ok := Lookup(f[0]).Launch(f[1:])
+		got := ""
+		if ok && l.At < len(f)-1 {
+			got = f[1+l.At]
+		}
+		if got != want {
+			t.Errorf("%s: launches %q, want %q", line, got, want)
+		}
 	}
 }

@@ -77,10 +77,10 @@ func toolFiles(name string, args []string) []ToolFile {
 	case "python":
 		for i, a := range args {
 			if a == "-m" && i+1 < len(args) {
-				return pythonModule(args[i+1])
+				return append(pythonModule(args[i+1]), pyModuleScript(args[i+1], args[i+2:])...)
 			}
 			if strings.HasPrefix(a, "-m") && len(a) > 2 {
-				return pythonModule(a[2:])
+				return append(pythonModule(a[2:]), pyModuleScript(a[2:], args[i+1:])...)
 			}
 			if a == "-c" && i+1 < len(args) {
 				return pythonImports(args[i+1]) // python -c 'import helper' runs helper.py
@@ -90,6 +90,15 @@ func toolFiles(name string, args []string) []ToolFile {
 			}
 		}
 	case "node":
+		var pre []ToolFile
+		for i, a := range args {
+			if (a == "-r" || a == "--require" || a == "--import") && i+1 < len(args) && strings.HasPrefix(args[i+1], ".") {
+				pre = append(pre, jsRequires("require('"+args[i+1]+"')")...) // node -r ./x.js: loaded first
+			}
+		}
+		if len(pre) > 0 {
+			return pre
+		}
 		for i, a := range args {
 			if (a == "-e" || a == "--eval" || a == "-p" || a == "--print") && i+1 < len(args) {
 				return jsRequires(args[i+1]) // node -e "require('./x')" runs x.js
@@ -280,6 +289,25 @@ func jsRequires(code string) []ToolFile {
 		}
 	}
 	return out
+}
+
+// pyScriptModules are stdlib modules that run the script named after
+// them (python -m pdb x.py, -m cProfile, -m trace --count x.py, -m
+// doctest x.py imports it; coverage run x.py).
+var pyScriptModules = map[string]bool{"pdb": true, "cProfile": true, "profile": true, "trace": true, "doctest": true,
+	"coverage": true, "runpy": true}
+
+// pyModuleScript is the .py file such a module runs.
+func pyModuleScript(m string, rest []string) []ToolFile {
+	if !pyScriptModules[m] {
+		return nil
+	}
+	for _, o := range Operands(rest) {
+		if strings.HasSuffix(o, ".py") {
+			return []ToolFile{{Path: o, Lang: "python"}}
+		}
+	}
+	return nil
 }
 
 func pythonModule(m string) []ToolFile {
