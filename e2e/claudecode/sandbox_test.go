@@ -15,6 +15,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -199,6 +201,24 @@ func TestSandboxAttacks(t *testing.T) {
 	t.Log(b.String())
 }
 
+// unbusy runs the command mk makes, again (up to 10 times) while exec
+// fails with ETXTBSY: the binary was just written by this process, and a
+// parallel test's fork can hold that write descriptor open until its own
+// exec (golang.org/issue/22315), so a first exec of a fresh copy may find
+// the file busy for a moment.
+func unbusy(mk func() *exec.Cmd) ([]byte, error) {
+	var out []byte
+	var err error
+	for i := 0; i < 10; i++ {
+		out, err = mk().CombinedOutput()
+		if err == nil || !bytes.Contains(out, []byte("Text file busy")) && !errors.Is(err, syscall.ETXTBSY) {
+			return out, err
+		}
+		time.Sleep(time.Duration(50*(i+1)) * time.Millisecond)
+	}
+	return out, err
+}
+
 // sourceRoot is the checkout the suite builds from.
 func sourceRoot(t *testing.T) string {
 	if r := os.Getenv(SourceEnv); r != "" {
@@ -229,13 +249,15 @@ func attackWorkspace(t *testing.T, e *env, name, cfg string) *workspace {
 	}
 	sentinel := filepath.Join(w.bin, "sentinel")
 	if cfg == "managed" {
-		if out, err := w.asNobody(sentinel, "uninstall").CombinedOutput(); err != nil {
+		if out, err := unbusy(func() *exec.Cmd { return w.asNobody(sentinel, "uninstall") }); err != nil {
 			t.Fatalf("sentinel uninstall: %v\n%s", err, out)
 		}
 		w.managed = filepath.Join(w.base, "etc-claude-code")
-		c := exec.Command(sentinel, "install", "--managed", "--hook-path", w.hookBin(), "--timeout", "5")
-		c.Env = append(os.Environ(), "SENTINEL_TEST_MANAGED_DIR="+w.managed)
-		if out, err := c.CombinedOutput(); err != nil {
+		if out, err := unbusy(func() *exec.Cmd {
+			c := exec.Command(sentinel, "install", "--managed", "--hook-path", w.hookBin(), "--timeout", "5")
+			c.Env = append(os.Environ(), "SENTINEL_TEST_MANAGED_DIR="+w.managed)
+			return c
+		}); err != nil {
 			t.Fatalf("sentinel install --managed: %v\n%s", err, out)
 		}
 		return w
