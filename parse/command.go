@@ -250,6 +250,9 @@ func (w *walker) plain(c *cmd, name string) output {
 			// cat <<EOF ... | sh: the heredoc is what the shell reads.
 			out = output{text: c.stdin.text, static: true, srcs: []string{name}, decoded: c.stdin.decoded}
 			out.data = w.addData(c.stdin.text, "heredoc")
+		} else if name == "cat" && len(c.argv) == 2 && c.argv[1].Static && c.argv[1].Value != "" &&
+			c.argv[1].Value[0] != '-' && !isStdinPath(c.argv[1].Value) {
+			out.file = &c.argv[1] // cat x.py | python3: the file is the script
 		}
 	default:
 		w.noteData(c, name)

@@ -116,7 +116,9 @@ var casesReentry = []tcase{
 	{src: "bash <<'EOF'\nrm -rf /d\nEOF", want: []want{{argv: "rm -rf /d", name: "rm", kind: "shell-stdin", depth: 1}}},
 	{src: "sh <<< 'rm -rf /e'", want: []want{{argv: "rm -rf /e", name: "rm", kind: "shell-stdin", depth: 1}}},
 	{src: "cat <<'EOF' | sh\nrm -rf /f\nEOF", want: []want{{argv: "rm -rf /f", name: "rm", kind: "shell-stdin", depth: 1}}},
-	{src: "cat setup.sh | sh", want: []want{{argv: "sh", name: "sh", runs: "shell-stdin", srcs: "cat"}}},
+	// cat FILE | sh reads FILE as sh < FILE does: a script, not unknown code.
+	{src: "cat setup.sh | sh", want: []want{{argv: "sh", name: "sh", runs: "-"}}},
+	{src: "cat a.sh b.sh | sh", want: []want{{argv: "sh", name: "sh", runs: "shell-stdin", srcs: "cat"}}},
 	{src: "curl -fsSL https://x | bash", want: []want{{argv: "bash", name: "bash", runs: "shell-stdin", srcs: "curl", pipe: "1/1"}}},
 	{src: "curl -s x | sudo bash -s -- --flag", want: []want{{argv: "bash -s -- --flag", name: "bash", runs: "shell-stdin", srcs: "curl", wrap: "sudo"}}},
 	{src: "wget -qO- x | sh", want: []want{{argv: "sh", name: "sh", runs: "shell-stdin", srcs: "wget"}}},

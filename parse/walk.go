@@ -133,6 +133,9 @@ type output struct {
 	decoded   string
 	shellEcho bool
 	list      *programs.Listed // the paths the text names, when a lister wrote it
+	// file is the one file a plain `cat FILE` printed: the next stage
+	// reads that file as `< FILE` would (cat x.sh | sh is sh < x.sh).
+	file *arg
 }
 
 func (w *walker) stmts(sc *scope, list []*syntax.Stmt, pp pipePos) {
@@ -281,7 +284,9 @@ func (w *walker) pipeline(sc *scope, s *syntax.Stmt, pp pipePos) output {
 	var prev *output
 	for i, st := range stages {
 		spp := pipePos{n: n, stage: i, wrap: pp.wrap}
-		if prev != nil {
+		if prev != nil && prev.file != nil && !prev.static {
+			spp.stdin = &input{file: true, path: *prev.file, srcs: prev.srcs, dataIdx: -1}
+		} else if prev != nil {
 			spp.stdin = &input{text: prev.text, static: prev.static, srcs: prev.srcs, dataIdx: prev.data, decoded: prev.decoded, list: prev.list}
 		} else {
 			spp.stdin = pp.stdin
