@@ -12,7 +12,7 @@ import (
 
 // CatalogVersion names the shipped rule catalog. Bump it whenever a rule is
 // added, removed or changes meaning; CatalogHash changes with any edit.
-const CatalogVersion = "2026.12.100"
+const CatalogVersion = "2026.12.101"
 
 // Classes of rules.
 const (

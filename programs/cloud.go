@@ -128,6 +128,11 @@ var _ = register(
 	&Program{Name: "rabbitmqctl", Names: []string{"rabbitmqadmin", "rabbitmq-plugins"}, Kind: Cloud, Destroys: cloudVerbs(true, false)},
 	&Program{Name: "nomad", Names: []string{"kubeadm", "microk8s", "k3s", "eksctl", "rke", "talosctl"},
 		Kind: Cluster, Destroys: cloudVerbs(false, false)},
+	// GitOps controllers, release and VM managers: the lexicon types their
+	// verbs too (argocd app delete, flux suspend, helmfile destroy, vagrant
+	// destroy, virsh undefine --remove-all-storage).
+	&Program{Name: "argocd", Names: []string{"flux", "helmfile", "vagrant", "virsh", "multipass", "incus"},
+		Kind: Cluster, Destroys: cloudVerbs(false, false)},
 	// hdfs dfs -rm -r, -expunge; kafka-topics --delete: the operation is an option
 	&Program{Name: "hdfs", Names: []string{"hadoop"}, Kind: Cloud, Destroys: func(a []string) bool {
 		return has(a, "-rm", "-rmr", "-rmdir", "-expunge", "-truncate", "-deleteSnapshot")

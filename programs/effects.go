@@ -27,7 +27,7 @@ var verbEffects = map[string]string{
 	"purge": ChangeDestroy, "remove": ChangeDestroy, "rm": ChangeDestroy, "rb": ChangeDestroy, "drop": ChangeDestroy,
 	"truncate": ChangeDestroy, "wipe": ChangeDestroy, "flush": ChangeDestroy, "flushall": ChangeDestroy,
 	"erase": ChangeDestroy, "abandon": ChangeDestroy, "unregister": ChangeDestroy, "expunge": ChangeDestroy,
-	"decommission": ChangeDestroy, "nuke": ChangeDestroy, "taint": ChangeDestroy,
+	"decommission": ChangeDestroy, "nuke": ChangeDestroy, "taint": ChangeDestroy, "undefine": ChangeDestroy,
 	// it stops serving, or its access or protection goes
 	"stop": ChangeStop, "disable": ChangeStop, "shutdown": ChangeStop, "suspend": ChangeStop, "deallocate": ChangeStop,
 	"hibernate": ChangeStop, "halt": ChangeStop, "poweroff": ChangeStop, "down": ChangeStop, "drain": ChangeStop,
