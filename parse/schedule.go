@@ -19,7 +19,7 @@ func (w *walker) schedule(c *cmd, name string) {
 		return
 	}
 	crontab := name == "crontab"
-	if src == "/dev/stdin" || src == "/dev/fd/0" || src == "/proc/self/fd/0" {
+	if isStdinPath(src) {
 		src = "-"
 	}
 	var text string

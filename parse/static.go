@@ -283,9 +283,10 @@ func (s *scope) ifsHasSpace() bool {
 	return ok && strings.Contains(ifs, " ")
 }
 
-// isStdinPath names the standard input as a file.
+// isStdinPath names the standard input as a file (programs.StdinPath's
+// names other than "-", which only some programs read so).
 func isStdinPath(p string) bool {
-	return p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
+	return p != "-" && programs.StdinPath(p)
 }
 
 // topParam is a plain $1..$9, $@ or $* where the positional parameters are
