@@ -266,10 +266,11 @@ func pythonImports(code string) []ToolFile {
 			names = strings.Split(m[2], ",")
 		}
 		for _, n := range names {
-			n = strings.Fields(strings.TrimSpace(n) + " ")[0] // import x as y
-			if n == "" || stdlibModules[n] {
+			f := strings.Fields(n) // import x as y; "import  " names nothing
+			if len(f) == 0 || stdlibModules[f[0]] {
 				continue
 			}
+			n = f[0]
 			p := strings.ReplaceAll(n, ".", "/")
 			out = append(out, ToolFile{Path: p + ".py", Lang: "python"}, ToolFile{Path: p + "/__init__.py", Lang: "python"})
 		}
