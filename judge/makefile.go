@@ -2,7 +2,6 @@ package judge
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/sentinel-guard/sentinel/parse"
@@ -111,9 +110,9 @@ const (
 )
 
 var (
-	makeVarRe  = regexp.MustCompile(`^(?:export\s+|override\s+)*([A-Za-z_][A-Za-z0-9_.-]*)\s*(\+=|:=|::=|\?=|=|!=)\s*(.*)$`)
-	makeRuleRe = regexp.MustCompile(`^([^:=#\t][^:=#]*?)\s*::?\s*([^=]*)$`)
-	makeRefRe  = regexp.MustCompile(`\$(?:\(([^()]*(?:\([^()]*\))?[^()]*)\)|\{([^{}]*)\}|([^({$]))`)
+	makeVarRe  = lazyRegexp(`^(?:export\s+|override\s+)*([A-Za-z_][A-Za-z0-9_.-]*)\s*(\+=|:=|::=|\?=|=|!=)\s*(.*)$`)
+	makeRuleRe = lazyRegexp(`^([^:=#\t][^:=#]*?)\s*::?\s*([^=]*)$`)
+	makeRefRe  = lazyRegexp(`\$(?:\(([^()]*(?:\([^()]*\))?[^()]*)\)|\{([^{}]*)\}|([^({$]))`)
 )
 
 // makeShell is the shell text of the recipes make would run for goals
@@ -141,7 +140,7 @@ func makeShell(text string, goals []string) string {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		if m := makeVarRe.FindStringSubmatch(line); m != nil {
+		if m := makeVarRe().FindStringSubmatch(line); m != nil {
 			switch m[2] {
 			case "+=":
 				vars[m[1]] = strings.TrimSpace(vars[m[1]] + " " + m[3])
@@ -157,7 +156,7 @@ func makeShell(text string, goals []string) string {
 			cur = nil
 			continue
 		}
-		m := makeRuleRe.FindStringSubmatch(line)
+		m := makeRuleRe().FindStringSubmatch(line)
 		if m == nil {
 			cur = nil
 			continue
@@ -240,12 +239,12 @@ var makeEnvVars = map[string]bool{"HOME": true, "PWD": true, "CURDIR": true, "US
 
 // expand expands make's references in s (see makeShell).
 func (x *makeExpander) expand(s string, depth int) string {
-	return makeRefRe.ReplaceAllStringFunc(s, func(ref string) string {
+	return makeRefRe().ReplaceAllStringFunc(s, func(ref string) string {
 		x.work++
 		if x.work > maxMakeWork {
 			return "make_var"
 		}
-		m := makeRefRe.FindStringSubmatch(ref)
+		m := makeRefRe().FindStringSubmatch(ref)
 		name := firstNonEmpty(m[1], m[2], m[3])
 		switch {
 		case name == "$":

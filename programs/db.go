@@ -1,7 +1,6 @@
 package programs
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -89,7 +88,7 @@ func SendsStdin(name string, args []string) bool {
 	return false
 }
 
-var testDBName = regexp.MustCompile(`(?i)(^|[/_.-])(test|tests|testing)([_.-]|$)`)
+var testDBName = lazy(`(?i)(^|[/_.-])(test|tests|testing)([_.-]|$)`)
 
 // TestDatabase reports a client whose every database named (operands,
 // -d/--dbname, -D/--database, a DSN's path) is a test database: test_db,
@@ -105,7 +104,7 @@ func TestDatabase(args []string, isSQL func(string) bool) bool {
 		if k := strings.LastIndexByte(db, '/'); k >= 0 {
 			db = db[k+1:] // data/test.sqlite3
 		}
-		if !testDBName.MatchString(db) {
+		if !testDBName().MatchString(db) {
 			return false
 		}
 	}
@@ -179,8 +178,8 @@ func readDBArgs(name string, args []string, isSQL func(string) bool) (t dbArgs, 
 }
 
 var (
-	devDBName = regexp.MustCompile(`(?i)(^|[/_.-])(test|tests|testing|dev|develop|development|local|sandbox)([_.-]|$)`)
-	sqlDropDB = regexp.MustCompile("(?i)\\bdrop\\s+(database|schema)\\s+(if\\s+exists\\s+)?[\"`]?([\\w.-]+)")
+	devDBName = lazy(`(?i)(^|[/_.-])(test|tests|testing|dev|develop|development|local|sandbox)([_.-]|$)`)
+	sqlDropDB = lazy("(?i)\\bdrop\\s+(database|schema)\\s+(if\\s+exists\\s+)?[\"`]?([\\w.-]+)")
 )
 
 // ServerEnv reports an environment variable that points a database
@@ -215,7 +214,7 @@ func DevDatabase(name string, args []string, isSQL func(string) bool) bool {
 			if strings.HasPrefix(a, "-") {
 				continue
 			}
-			return projectRelative(a) && devDBName.MatchString(strings.TrimSuffix(a[strings.LastIndexByte(a, '/')+1:], ".db")) // the database file is the first operand
+			return projectRelative(a) && devDBName().MatchString(strings.TrimSuffix(a[strings.LastIndexByte(a, '/')+1:], ".db")) // the database file is the first operand
 		}
 		return false
 	case "redis-cli":
@@ -248,15 +247,15 @@ func DevDatabase(name string, args []string, isSQL func(string) bool) bool {
 	}
 	n := 0
 	for _, q := range t.sql {
-		for _, m := range sqlDropDB.FindAllStringSubmatch(q, -1) {
-			if !devDBName.MatchString(m[3]) {
+		for _, m := range sqlDropDB().FindAllStringSubmatch(q, -1) {
+			if !devDBName().MatchString(m[3]) {
 				return false
 			}
 			n++
 		}
 	}
 	for _, db := range t.dbs {
-		if !devDBName.MatchString(db) {
+		if !devDBName().MatchString(db) {
 			return false
 		}
 		n++

@@ -1,7 +1,6 @@
 package programs
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -491,7 +490,7 @@ func PackageRun(name string, args []string) (string, []string) {
 // ormWipe matches code that deletes every row through an ORM or runs a
 // DROP/TRUNCATE: User.delete_all, Model.objects.all().delete(),
 // deleteMany({}), Repo.delete_all, drop_table.
-var ormWipe = regexp.MustCompile(`(?i)\.(delete_all|destroy_all|truncate|drop_table|drop_collection)\b|\.objects(\.all\(\))?\.delete\(\)|\.(deleteMany|destroy)\(\s*(\{\s*(where:\s*\{\s*\}\s*)?\}\s*)?\)|\b(drop\s+(table|database|schema)|truncate\s+(table\s+)?\w)|\bRepo\.delete_all\b`)
+var ormWipe = lazy(`(?i)\.(delete_all|destroy_all|truncate|drop_table|drop_collection)\b|\.objects(\.all\(\))?\.delete\(\)|\.(deleteMany|destroy)\(\s*(\{\s*(where:\s*\{\s*\}\s*)?\}\s*)?\)|\b(drop\s+(table|database|schema)|truncate\s+(table\s+)?\w)|\bRepo\.delete_all\b`)
 
 // WipesData reports code given to a framework's runner (rails runner|r
 // CODE, manage.py|django-admin shell -c CODE, artisan tinker --execute=CODE,
@@ -501,7 +500,7 @@ func WipesData(name string, args []string) bool {
 	code := false
 	for i, t := range toks {
 		switch {
-		case code && ormWipe.MatchString(t):
+		case code && ormWipe().MatchString(t):
 			return true
 		case (t == "runner" || t == "r") && i > 0 && baseOf(toks[i-1]) == "rails",
 			t == "-c" && i > 0 && toks[i-1] == "shell",
@@ -509,7 +508,7 @@ func WipesData(name string, args []string) bool {
 			t == "--execute" && i > 0 && toks[i-1] == "tinker":
 			code = true
 		case strings.HasPrefix(t, "--execute=") && i > 0 && toks[i-1] == "tinker":
-			if ormWipe.MatchString(t) {
+			if ormWipe().MatchString(t) {
 				return true
 			}
 		}

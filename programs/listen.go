@@ -2,7 +2,6 @@ package programs
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -559,15 +558,15 @@ func awkNetShell(args []string) bool {
 		return true
 	}
 	sockets := map[string]bool{}
-	for _, m := range awkAssignRe.FindAllStringSubmatch(prog, -1) {
+	for _, m := range awkAssignRe().FindAllStringSubmatch(prog, -1) {
 		sockets[m[1]] = true
 	}
-	for _, m := range awkPipeRe.FindAllStringSubmatch(prog, -1) {
+	for _, m := range awkPipeRe().FindAllStringSubmatch(prog, -1) {
 		if !sockets[m[1]] {
 			return true // c |& getline, c | getline: c runs as a command
 		}
 	}
-	for _, m := range awkPrintPipeRe.FindAllStringSubmatch(prog, -1) {
+	for _, m := range awkPrintPipeRe().FindAllStringSubmatch(prog, -1) {
 		if !sockets[m[1]] {
 			return true // print ... | c
 		}
@@ -576,9 +575,9 @@ func awkNetShell(args []string) bool {
 }
 
 var (
-	awkAssignRe    = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*=\s*"/inet[46]?/`)
-	awkPipeRe      = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*\|&?\s*getline`)
-	awkPrintPipeRe = regexp.MustCompile(`print[f]?\b[^;}|]*\|&?\s*([A-Za-z_][A-Za-z0-9_]*)`)
+	awkAssignRe    = lazy(`([A-Za-z_][A-Za-z0-9_]*)\s*=\s*"/inet[46]?/`)
+	awkPipeRe      = lazy(`([A-Za-z_][A-Za-z0-9_]*)\s*\|&?\s*getline`)
+	awkPrintPipeRe = lazy(`print[f]?\b[^;}|]*\|&?\s*([A-Za-z_][A-Za-z0-9_]*)`)
 )
 
 func init() {

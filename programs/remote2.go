@@ -1,7 +1,6 @@
 package programs
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -131,7 +130,7 @@ func awsChange(args []string) (string, string) {
 	case svc == "s3" && op == "mv" && len(p) > 2 && strings.HasPrefix(p[2], "s3://"):
 		return ChangeExpireMove, act // the source bucket loses what moves
 	case svc == "route53" && op == "change-resource-record-sets":
-		if v, _ := optValue(args, "--change-batch"); changeDeletes.MatchString(v) {
+		if v, _ := optValue(args, "--change-batch"); changeDeletes().MatchString(v) {
 			return ChangeDestroy, act + " (a DELETE in the change batch)"
 		}
 	case svc == "secretsmanager" && (op == "put-secret-value" || op == "update-secret") ||
@@ -146,10 +145,10 @@ func awsChange(args []string) (string, string) {
 }
 
 var (
-	ansibleAbsent = regexp.MustCompile(`(^|[\s,{"'])state\s*[=:]\s*["']?absent\b`)
-	changeDeletes = regexp.MustCompile(`(?i)"?Action"?\s*:\s*"?DELETE\b|Action=DELETE\b`)
-	worldNet      = regexp.MustCompile(`(^|[^0-9])(0\.0\.0\.0/0|::/0)`)
-	expiryDays    = regexp.MustCompile(`(?i)"?(Expiration|NoncurrentVersionExpiration)"?\s*:\s*\{[^}]*"?(Days|NoncurrentDays)"?\s*:\s*(\d+)`)
+	ansibleAbsent = lazy(`(^|[\s,{"'])state\s*[=:]\s*["']?absent\b`)
+	changeDeletes = lazy(`(?i)"?Action"?\s*:\s*"?DELETE\b|Action=DELETE\b`)
+	worldNet      = lazy(`(^|[^0-9])(0\.0\.0\.0/0|::/0)`)
+	expiryDays    = lazy(`(?i)"?(Expiration|NoncurrentVersionExpiration)"?\s*:\s*\{[^}]*"?(Days|NoncurrentDays)"?\s*:\s*(\d+)`)
 )
 
 // passwordOpt: an option that sets a password (--master-user-password,
@@ -166,7 +165,7 @@ func passwordOpt(args []string) bool {
 
 func worldCIDR(args []string) bool {
 	for _, a := range args {
-		if worldNet.MatchString(a) {
+		if worldNet().MatchString(a) {
 			return true
 		}
 	}
@@ -180,7 +179,7 @@ func lifecycleExpires(v string) bool {
 	if strings.HasPrefix(v, "file://") || strings.HasPrefix(v, "fileb://") {
 		return true
 	}
-	for _, m := range expiryDays.FindAllStringSubmatch(v, -1) {
+	for _, m := range expiryDays().FindAllStringSubmatch(v, -1) {
 		if n, err := strconv.Atoi(m[3]); err == nil && n <= 30 {
 			return true
 		}
@@ -233,7 +232,7 @@ func kubeChange(args []string) (string, string) {
 	switch {
 	case verb == "scale" && zeroOpt(args, "--replicas"):
 		return ChangeScaleZero, act + " --replicas=0"
-	case verb == "patch" && replicasZero.MatchString(strings.Join(args, " ")):
+	case verb == "patch" && replicasZero().MatchString(strings.Join(args, " ")):
 		return ChangeScaleZero, act + " replicas 0"
 	case (verb == "apply" || verb == "replace") && (o.LongPrefix("prune") || verb == "replace" && has(args, "--force")):
 		return ChangeAtScale, act + " (deletes what the files do not list, or deletes and recreates)"
@@ -250,13 +249,13 @@ func kubeChange(args []string) (string, string) {
 }
 
 var (
-	replicasZero = regexp.MustCompile(`"?replicas"?\s*:\s*0\b`)
-	privileged   = regexp.MustCompile(`"?(privileged|hostPID|hostNetwork|hostIPC)"?\s*:\s*true|"?hostPath"?\s*:`)
+	replicasZero = lazy(`"?replicas"?\s*:\s*0\b`)
+	privileged   = lazy(`"?(privileged|hostPID|hostNetwork|hostIPC)"?\s*:\s*true|"?hostPath"?\s*:`)
 )
 
 func privilegedOverride(args []string) bool {
 	v, ok := optValue(args, "--overrides")
-	return ok && privileged.MatchString(v) || has(args, "--privileged")
+	return ok && privileged().MatchString(v) || has(args, "--privileged")
 }
 
 // terraformChange: a saved plan applied (it runs with no prompt; its
@@ -466,7 +465,7 @@ func fleetChange(name string, args []string) (string, string) {
 		}
 		// a module told to make something absent (file, user, package,
 		// service state=absent): it deletes on every host
-		if a, _ := optValue(args, "-a", "--args"); ansibleAbsent.MatchString(a) {
+		if a, _ := optValue(args, "-a", "--args"); ansibleAbsent().MatchString(a) {
 			return ChangeDestroy, "ansible -m " + mod + " state=absent"
 		}
 		return ChangeNone, ""

