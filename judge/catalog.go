@@ -4,8 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"hash"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -86,25 +89,38 @@ var classOrder = []string{ClassDiscardWork, ClassDestroyFiles, ClassSecrets, Cla
 	ClassRemoteCode, ClassPrivilege, ClassOversight, ClassInfrastructure, ClassDynamic, ClassError}
 
 // catalogRules is the shipped catalog in its stable order, built once.
-var catalogRules = sync.OnceValue(func() []Rule {
-	out := append([]Rule(nil), registered...)
-	rank := map[string]int{}
+// The hook builds it on every call (the catalog hash), so the order is
+// found on a permutation with each rule's class rank looked up once:
+// sorting the rules themselves moved 200-byte values and looked the class
+// up twice per comparison.
+var catalogRules = sync.OnceValue(buildCatalog)
+
+func buildCatalog() []Rule {
+	rank := make(map[string]int, len(classOrder))
 	for i, c := range classOrder {
 		rank[c] = i
 	}
-	for _, r := range out {
-		if _, ok := rank[r.Class]; !ok {
+	ranks := make([]int, len(registered))
+	perm := make([]int, len(registered))
+	for i, r := range registered {
+		k, ok := rank[r.Class]
+		if !ok {
 			panic("judge: rule " + r.ID + " has an unknown class " + r.Class)
 		}
+		ranks[i], perm[i] = k, i
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if rank[out[i].Class] != rank[out[j].Class] {
-			return rank[out[i].Class] < rank[out[j].Class]
+	slices.SortStableFunc(perm, func(a, b int) int {
+		if ranks[a] != ranks[b] {
+			return ranks[a] - ranks[b]
 		}
-		return out[i].ID < out[j].ID
+		return strings.Compare(registered[a].ID, registered[b].ID)
 	})
+	out := make([]Rule, len(perm))
+	for i, p := range perm {
+		out[i] = registered[p]
+	}
 	return out
-})
+}
 
 var ruleIndex = sync.OnceValue(func() map[string]int {
 	cat := catalogRules()
@@ -167,22 +183,28 @@ func CatalogHashFor(cfg *Config) string {
 		return shippedHash()
 	}
 	h := sha256.New()
-	h.Write(catalogBytes())
+	writeCatalog(h, catalogRules())
 	h.Write([]byte("config\n"))
 	h.Write(cfg.canonical())
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// catalogBytes is the catalog's canonical serialisation, built once per
-// process (the hook records the hash on every call).
-var catalogBytes = sync.OnceValue(func() []byte {
-	b := make([]byte, 0, 32<<10) // the catalog is about 14 KB: one allocation
-	b = append(b, "sentinel-catalog\n"+CatalogVersion+"\n"...)
-	for _, r := range catalogRules() {
+// writeCatalog writes the catalog's canonical serialisation to h (the
+// version, then each rule's JSON on a line) through one small buffer: the
+// hook hashes it once per call and keeps no copy, so the ~40 KB are never
+// held (a fresh buffer of that size cost page faults on every call).
+func writeCatalog(h hash.Hash, rules []Rule) {
+	var buf [4 << 10]byte
+	b := append(buf[:0], "sentinel-catalog\n"+CatalogVersion+"\n"...)
+	for _, r := range rules {
 		b = append(appendRuleJSON(b, r), '\n')
+		if len(b) >= len(buf)/2 {
+			h.Write(b)
+			b = buf[:0]
+		}
 	}
-	return b
-})
+	h.Write(b)
+}
 
 // appendRuleJSON appends exactly what json.Marshal(r) gives (TestRuleJSON
 // checks every rule), without reflection: encoding the catalog through
@@ -230,8 +252,11 @@ func appendJSONString(b []byte, s string) []byte {
 	start := len(b)
 	b = append(b, '"')
 	last := 0 // s[last:i] is still to be copied
-	for i := 0; i < len(s); i++ {
+	i := plainPrefix(s)
+	ascii := true // then s is valid UTF-8 without looking again
+	for ; i < len(s); i++ {
 		c := s[i]
+		ascii = ascii && c < utf8.RuneSelf
 		if jsonPlain[c] {
 			continue
 		}
@@ -249,17 +274,36 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 	}
 	b = append(b, s[last:]...)
-	if !utf8.Valid(b[start:]) {
+	if !ascii && !utf8.Valid(b[start:]) {
 		j, _ := json.Marshal(s)
 		return append(b[:start], j...)
 	}
 	return append(b, '"')
 }
 
+// plainPrefix is how many leading bytes of s, in whole words of 8, are
+// printable ASCII with nothing encoding/json escapes: the catalog's text
+// is almost all such, and the hook serialises it on every call.
+func plainPrefix(s string) int {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	zero := func(x uint64) uint64 { return (x - ones) & ^x & high } // nonzero iff a byte of x is 0
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if x&high != 0 || (x-ones*0x20)&^x&high != 0 || // a byte >= 0x80, or < 0x20
+			zero(x^(ones*'"'))|zero(x^(ones*'\\'))|zero(x^(ones*'<'))|zero(x^(ones*'>'))|zero(x^(ones*'&')) != 0 {
+			break
+		}
+	}
+	return i
+}
+
 // shippedHash is the hash of the shipped catalog without configuration.
 var shippedHash = sync.OnceValue(func() string {
-	sum := sha256.Sum256(catalogBytes())
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	writeCatalog(h, catalogRules())
+	return hex.EncodeToString(h.Sum(nil))
 })
 
 // hitFor builds a hit from a rule, with detail.

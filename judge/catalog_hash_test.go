@@ -55,3 +55,53 @@ func TestCatalogHashStable(t *testing.T) {
 		t.Errorf("CatalogHashFor(cfg) = %s, want %s", got, want)
 	}
 }
+
+// TestCatalogOrder: the catalog is ordered by class (classOrder), then by
+// rule id, as the hash has always serialised it.
+func TestCatalogOrder(t *testing.T) {
+	rank := map[string]int{}
+	for i, c := range classOrder {
+		rank[c] = i
+	}
+	rs := Rules()
+	if len(rs) != len(registered) {
+		t.Fatalf("%d rules in the catalog, %d registered", len(rs), len(registered))
+	}
+	for i := 1; i < len(rs); i++ {
+		a, b := rs[i-1], rs[i]
+		if rank[a.Class] > rank[b.Class] || rank[a.Class] == rank[b.Class] && a.ID >= b.ID {
+			t.Fatalf("rule %d (%s %s) before rule %d (%s %s)", i-1, a.Class, a.ID, i, b.Class, b.ID)
+		}
+	}
+}
+
+// BenchmarkCatalogHash (and its parts) is what the hook pays once per call, and
+// BenchmarkDecideTypical never shows (it is cached after the first
+// decision): ordering the catalog and hashing its serialisation.
+func BenchmarkCatalogHash(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		h := sha256.New()
+		writeCatalog(h, buildCatalog())
+		h.Sum(nil)
+	}
+}
+
+func BenchmarkCatalogHashParts(b *testing.B) {
+	rs := catalogRules()
+	b.Run("order", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			buildCatalog()
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		var buf []byte
+		for i := 0; i < b.N; i++ {
+			buf = buf[:0]
+			for _, r := range rs {
+				buf = appendRuleJSON(buf, r)
+			}
+		}
+		b.SetBytes(int64(len(buf)))
+	})
+}
