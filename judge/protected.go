@@ -96,6 +96,13 @@ var toolCredentials = []string{
 	".smbcredentials", ".thunderbird", "Library/Thunderbird", ".local/share/evolution/mail",
 	// a shell history kept in a database (atuin): what was typed, tokens among it
 	".local/share/atuin/history.db",
+	// object stores' and package indexes' clients (an index URL carries its password)
+	".mc/config.json", ".mcli/config.json", ".config/pip/pip.conf", ".pip/pip.conf", ".bunfig.toml", ".config/pnpm/rc",
+	".cf/config.json", ".ibmcloud/config.json", ".bluemix/config.json", ".twilio-cli", ".config/configstore",
+	".subversion/auth", ".config/filezilla", ".filezilla", ".lftp", ".config/Slack/Cookies", ".config/vultr-cli.yaml",
+	// wallets: a chain's keypair, an Ethereum key store, a Bitcoin wallet
+	".config/solana/id.json", ".ethereum/keystore", ".foundry/keystores", ".bitcoin/wallet.dat", ".bitcoin/wallets",
+	".electrum/wallets", ".near-credentials", ".sui/sui_config/sui.keystore", ".aptos/config.yaml",
 }
 
 // systemCredentials are the system's stores of network and service
@@ -115,7 +122,8 @@ var systemCredentials = []string{
 // secretDirWords in a directory's name say everything in it does
 // (~/keys/, ~/secrets/).
 var (
-	secretWords    = []string{"token", "tokens", "secret", "secrets", "password", "passwords", "passwd", "pass", "passphrase", "creds", "credential", "credentials", "apikey", "privkey", "rsa", "dsa", "ecdsa", "ed25519", "auth", "authinfo", "oauth", "key", "keys"}
+	secretWords = []string{"token", "tokens", "secret", "secrets", "password", "passwords", "passwd", "pass", "passphrase", "creds", "credential", "credentials", "apikey", "privkey", "rsa", "dsa", "ecdsa", "ed25519", "auth", "authinfo", "oauth", "key", "keys",
+		"keypair", "wallet", "mnemonic", "cookies"}
 	secretDirWords = []string{"keys", "secrets", "credentials", "creds", "tokens", "passwords", "private"}
 	// secretSubwords say it inside a longer word (smbcredentials, mypassword)
 	secretSubwords = []string{"credential", "password", "passwd", "secret", "apikey", "privkey"}
@@ -193,7 +201,9 @@ func secretShape(rel string) bool {
 func (j *judge) toolSecret(p string) bool {
 	for _, s := range systemCredentials {
 		if under(p, s) {
-			return true
+			// a service account's namespace and the cluster's CA
+			// certificate are mounted next to its token and hold no secret
+			return !strings.Contains(p, "/serviceaccount/") || filepath.Base(p) != "namespace" && filepath.Base(p) != "ca.crt"
 		}
 	}
 	rel := j.relHome(p)
@@ -280,7 +290,7 @@ func secretFileName(base string) bool {
 			return true
 		}
 	}
-	return false
+	return secretNameShape(base, lower)
 }
 
 // inSecretDir reports a path inside a credential store wherever it lies.

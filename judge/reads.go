@@ -15,9 +15,9 @@ var _ = rules(
 	Rule{ID: RuleEnvDump, Class: ClassSecrets, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "dumping the whole environment, which holds tokens",
 		Alternative: "print the one variable you need: `printenv NAME`",
-		Matches:     "`env`/`printenv`/`set`/`export -p` alone, `/proc/*/environ`, code naming the whole environment (awk `for (k in ENVIRON)`, `jq -n env`/`$ENV`, perl `%ENV`, `node -p process.env`), each variable's value by the names `compgen -v` lists (`${!v}`); not through a filter that lets no credential by (`env | grep -i proxy`)",
-		Fire:        []string{"env", "printenv", `compgen -v | while read -r v; do echo "$v=${!v}"; done`},
-		Pass:        []string{"printenv PATH", "env FOO=1 make", "compgen -c | head", `for v in ${!BASH*}; do echo "$v"; done`}},
+		Matches:     "`env`/`printenv`/`set`/`export -p` alone, `/proc/*/environ` (read by any reader, `xargs -a` among them), code naming the whole environment (awk `for (k in ENVIRON)`, `jq -n env`/`$ENV`, perl `%ENV`, `node -p process.env`), each variable's value by the names `compgen -v` lists (`${!v}`); not through a filter that lets no credential by (`env | grep -i proxy`)",
+		Fire:        []string{"env", "printenv", `compgen -v | while read -r v; do echo "$v=${!v}"; done`, "xargs -0 -n1 -a /proc/self/environ"},
+		Pass:        []string{"printenv PATH", "env FOO=1 make", "compgen -c | head", `for v in ${!BASH*}; do echo "$v"; done`, "xargs -n1 -a files.txt"}},
 )
 
 // readAbsShell is a read by a shell command; /proc/*/environ dumps the env.

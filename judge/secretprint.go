@@ -19,12 +19,14 @@ const RuleSecretVarPrint = "SECRET-VAR-PRINT"
 var _ = rules(Rule{ID: RuleSecretVarPrint, Class: ClassSecrets, Severity: SevHigh, Decision: Ask,
 	Reason:      "prints a variable that holds a credential into the transcript",
 	Alternative: "check that it is set without printing it: `test -n \"$NAME\" && echo set`",
-	Matches:     "`echo`/`printf`/`print` of `$NAME` whose name says it holds a credential (`*TOKEN*`, `*SECRET*`, `*KEY*`, `*PASSWORD*`, ...), with nothing after it in the pipeline but a decoder or a printer, and its output not redirected to a file; an interpreter's inline code that prints such a variable read through its environment accessor (`os.getenv(\"GITHUB_TOKEN\")`, `os.environ[...]`, `ENV[...]`, `process.env.X`, `$ENV{X}`), not a test of whether it is set",
+	Matches:     "`echo`/`printf`/`print` of `$NAME` whose name says it holds a credential (`*TOKEN*`, `*SECRET*`, `*KEY*`, `*PASSWORD*`, ...), with nothing after it in the pipeline but a decoder or a printer, and its output not redirected to a file; the same variable named to a printer of variables (`declare -p`/`typeset -p NAME`, awk's `ENVIRON[\"NAME\"]`, jq's `env.NAME`/`$ENV.NAME`), put in by `envsubst` for its name in its input, or spelled into a here-string or heredoc of a program that shows its input (`cat`, `base64`, `xxd`, `tee`); an interpreter's inline code that prints such a variable read through its environment accessor (`os.getenv(\"GITHUB_TOKEN\")`, `os.environ[...]`, `ENV[...]`, `process.env.X`, `$ENV{X}`), not a test of whether it is set",
 	Fire: []string{"echo $AWS_SECRET_ACCESS_KEY", `printf '%s\n' "$GITHUB_TOKEN"`, `echo "key=${OPENAI_API_KEY}" | base64`, `echo $DB_PASSWORD | cat`,
-		`lua -e 'print(os.getenv("GITHUB_TOKEN"))'`, `python3 -c 'import os; print(os.environ["AWS_SECRET_ACCESS_KEY"])'`, "node -p process.env.NPM_TOKEN"},
+		`lua -e 'print(os.getenv("GITHUB_TOKEN"))'`, `python3 -c 'import os; print(os.environ["AWS_SECRET_ACCESS_KEY"])'`, "node -p process.env.NPM_TOKEN",
+		`cat <<< "$GITHUB_TOKEN"`, "declare -p GITHUB_TOKEN", `envsubst <<< 'token=$GITHUB_TOKEN'`, "jq -n env.GITHUB_TOKEN", `awk 'BEGIN{print ENVIRON["GITHUB_TOKEN"]}'`},
 	Pass: []string{`echo "$GITHUB_TOKEN" | gh auth login --with-token`, `echo "$REGISTRY_PASSWORD" | docker login -u me --password-stdin r.example`,
 		`echo "$API_KEY" > .secret-key`, `test -n "$GITHUB_TOKEN" && echo set`, "echo $HOME", `echo "${#API_KEY}"`,
-		`lua -e 'print(os.getenv("HOME"))'`, `python3 -c 'import os; print("set" if os.environ.get("GITHUB_TOKEN") else "unset")'`}},
+		`lua -e 'print(os.getenv("HOME"))'`, `python3 -c 'import os; print("set" if os.environ.get("GITHUB_TOKEN") else "unset")'`,
+		`cat <<< "$PATH"`, "declare -p PATH", `envsubst <<< 'user=$USER'`, "jq -n env.SHELL", `gh auth login --with-token <<< "$GITHUB_TOKEN"`}},
 )
 
 var _ = onExec(func(j *judge, x execution) {
@@ -41,27 +43,28 @@ var _ = onExec(func(j *judge, x execution) {
 			}
 		}
 	}
-	if !programs.PrintsArgs(x.e.Name) {
-		return
-	}
-	if indirectValue(x.e) {
-		// compgen -v | while read -r v; do echo "$v=${!v}"; done: each
-		// variable's value by its listed name, the whole environment
-		for k := range x.all {
-			if f := &x.all[k]; len(f.Argv) > 0 && programs.ListsVarNames(f.Name, wordValues(f.Argv[1:])) {
-				j.envDump(x.detail)
-				return
-			}
-		}
-	}
 	name := ""
-	for _, w := range x.e.Argv[1:] {
-		if !w.Static {
-			if n := secretVarRef(w.Value); n != "" && !strings.Contains(w.Value, "${#"+n) {
-				name = n
-				break
+	if programs.PrintsArgs(x.e.Name) {
+		if indirectValue(x.e) {
+			// compgen -v | while read -r v; do echo "$v=${!v}"; done: each
+			// variable's value by its listed name, the whole environment
+			for k := range x.all {
+				if f := &x.all[k]; len(f.Argv) > 0 && programs.ListsVarNames(f.Name, wordValues(f.Argv[1:])) {
+					j.envDump(x.detail)
+					return
+				}
 			}
 		}
+		for _, w := range x.e.Argv[1:] {
+			if !w.Static {
+				if n := secretVarRef(w.Value); n != "" && !strings.Contains(w.Value, "${#"+n) {
+					name = n
+					break
+				}
+			}
+		}
+	} else {
+		name = printedSecretVar(x.e, x.args)
 	}
 	if name == "" || stdoutToFile(x.e) {
 		return
@@ -80,6 +83,44 @@ var _ = onExec(func(j *judge, x execution) {
 		j.secretRead = x.detail
 	}
 })
+
+// printedSecretVar is the secret variable a program other than echo and
+// printf prints: named to a printer of variables (declare -p NAME, awk's
+// ENVIRON["NAME"], jq's env.NAME), put in by envsubst for its name in the
+// text it is given, or spelled into the input of a program that shows its
+// input (cat <<< "$TOKEN", base64 <<< "$KEY", a heredoc to tee).
+func printedSecretVar(e *parse.Exec, args []string) string {
+	for _, n := range programs.EnvNamesPrinted(e.Name, args) {
+		if secretName(n) {
+			return n
+		}
+	}
+	if programs.SubstitutesEnv(e.Name) {
+		texts := programs.Operands(args)
+		if e.StdinText != nil {
+			texts = append(texts, e.StdinText.Value)
+		}
+		for _, t := range texts {
+			if n := secretVarRef(t); n != "" {
+				return n
+			}
+		}
+		return ""
+	}
+	if e.StdinText == nil || e.StdinText.Static || e.Remote {
+		return ""
+	}
+	p := programs.Lookup(e.Name)
+	shows := p.Is(programs.Decoder) && !p.Is(programs.CredPrinter) || p.Is(programs.Reader) && len(programs.Operands(args)) == 0 ||
+		programs.Canon(e.Name) == "tee"
+	if !shows {
+		return ""
+	}
+	if n := secretVarRef(e.StdinText.Value); n != "" && !strings.Contains(e.StdinText.Value, "${#"+n) {
+		return n
+	}
+	return ""
+}
 
 // stdoutToFile reports a redirect of e's standard output to a file.
 func stdoutToFile(e *parse.Exec) bool {

@@ -777,6 +777,11 @@ func (w *walker) xargs(c *cmd) bool {
 			repl = c.argv[j+1].Value
 		}
 	}
+	for _, f := range xargsArgFiles(c.argv[1 : 1+i]) {
+		// xargs -a FILE: xargs reads FILE and hands its words to the
+		// command (echo by default prints them): a read of FILE
+		w.fileEffect(c, "<", istr(f), c.origin)
+	}
 	rest := c.argv[1+i:]
 	if len(rest) == 0 {
 		rest = []arg{{Word: Word{Value: "echo", Static: true}}}
@@ -808,6 +813,26 @@ func (w *walker) xargs(c *cmd) bool {
 	c.stdin = nil
 	c.origin = Origin{Kind: OriginWrapper, Depth: c.origin.Depth, Via: "xargs"}
 	return true
+}
+
+// xargsArgFiles are the files xargs reads its arguments from (-a FILE,
+// -aFILE, --arg-file FILE, --arg-file=FILE).
+func xargsArgFiles(opts []arg) []Word {
+	var out []Word
+	for k, a := range opts {
+		v := a.Value
+		switch {
+		case (v == "-a" || v == "--arg-file") && k+1 < len(opts):
+			out = append(out, opts[k+1].Word)
+		case strings.HasPrefix(v, "--arg-file="):
+			out = append(out, Word{Value: v[len("--arg-file="):], Static: a.Static})
+		case len(v) > 2 && v[0] == '-' && v[1] != '-' && a.Static:
+			if k := strings.IndexByte(v, 'a'); k > 0 && strings.Trim(v[1:k], "0rtpx") == "" && k+1 < len(v) {
+				out = append(out, Word{Value: v[k+1:], Static: true}) // -0aFILE
+			}
+		}
+	}
+	return out
 }
 
 // replaceArgs marks words containing the replacement string as dynamic.

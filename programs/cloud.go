@@ -73,13 +73,23 @@ var _ = register(
 				return o.Has(0, "raw") || has(a, "--flatten")
 			case len(p) >= 2 && p[0] == "create" && p[1] == "token":
 				return true
+			case len(p) >= 2 && p[0] == "set" && p[1] == "env":
+				// --list --resolve shows the values its secrets and config
+				// maps give the workload
+				return o.Has(0, "list") && o.Has(0, "resolve")
 			}
 			return false
 		}},
-	&Program{Name: "helm", Kind: EnvSetup | Cluster, Destroys: func(a []string) bool {
+	&Program{Name: "helm", Kind: EnvSetup | Cluster | CredPrinter, Destroys: func(a []string) bool {
 		p := Operands(a)
 		return len(p) > 0 && has(p[:1], "uninstall", "delete", "del", "un")
-	}},
+	},
+		// a release's values are where its passwords are given (helm get
+		// values prod-db --all); its manifest and status are not
+		PrintsCredentials: func(a []string) bool {
+			p := Operands(a)
+			return len(p) >= 2 && p[0] == "get" && (p[1] == "values" || p[1] == "all")
+		}},
 	&Program{Name: "vault", Kind: CredPrinter | Cloud, PrintsCredentials: func(a []string) bool {
 		return sub(a, "read") || sub(a, "kv", "get") || sub(a, "print", "token") || sub(a, "token", "create") || sub(a, "login")
 	}},
@@ -148,7 +158,9 @@ var _ = register(
 	}},
 	// keepassxc-cli show -s / -a Password prints an entry's protected
 	// fields; export prints the whole vault (ls, search print names only)
-	&Program{Name: "keepassxc-cli", Kind: CredPrinter, PrintsCredentials: func(a []string) bool {
+	// the vault it opens is used, not shown: what it prints is what
+	// PrintsCredentials says
+	&Program{Name: "keepassxc-cli", Kind: CredPrinter | NonReader, PrintsCredentials: func(a []string) bool {
 		if sub(a, "export") {
 			return true
 		}

@@ -1,5 +1,7 @@
 package programs
 
+import "strings"
+
 // Decoders: text run after passing through one of these was hidden from a
 // reader of the command (base64 -d | sh). Decodes says when the arguments
 // put it in decode mode, for laundering through a file; piped straight into
@@ -25,9 +27,17 @@ var _ = register(
 		}},
 	&Program{Name: "uudecode", Kind: Decoder, Opts: S("o", "output-file"), Outputs: optOutputs(S("o", "output-file"), 'o', "output-file"),
 		Decodes: func([]string) bool { return true }},
-	&Program{Name: "gpg", Names: []string{"gpg2"}, Kind: Decoder, Opts: S("o", "output"), Outputs: optOutputs(S("o", "output"), 'o', "output"),
+	// a decrypter told to write the plain text to its output shows what was
+	// encrypted, a secret by being encrypted (gpg -d secrets.yaml.gpg)
+	&Program{Name: "gpg", Names: []string{"gpg2"}, Kind: Decoder | CredPrinter, Opts: S("o", "output"), Outputs: optOutputs(S("o", "output"), 'o', "output"),
+		Decodes: func(a []string) bool { return has(a, "-d", "--decrypt") },
+		PrintsCredentials: func(a []string) bool {
+			return anyPrefix(a, "--export-secret") || decryptsToOutput(a, "-d", "--decrypt")
+		}},
+	&Program{Name: "age", Kind: Decoder | CredPrinter, Opts: S("oirR", "output", "identity", "recipient", "recipients-file"),
+		Outputs: optOutputs(S("o", "output"), 'o', "output"), KeyArgs: []string{"-i", "--identity"},
 		Decodes:           func(a []string) bool { return has(a, "-d", "--decrypt") },
-		PrintsCredentials: func(a []string) bool { return anyPrefix(a, "--export-secret") }},
+		PrintsCredentials: func(a []string) bool { return decryptsToOutput(a, "-d", "--decrypt") }},
 	&Program{Name: "gzip", Names: []string{"gunzip", "zcat", "bzip2", "bunzip2", "bzcat", "xz", "unxz", "xzcat", "zstd", "unzstd", "zstdcat"}, Kind: Decoder},
 	&Program{Name: "rev", Kind: Decoder | Reader},
 	&Program{Name: "tr", Kind: Decoder},
@@ -65,4 +75,23 @@ func optOutputs(s Spec, short byte, long string) func([]string) []string {
 		}
 		return nil
 	}
+}
+
+// decryptsToOutput: a decrypt option with no output file (-o F,
+// --output F, --output=F) or with "-", the terminal.
+func decryptsToOutput(args []string, decrypt ...string) bool {
+	if !has(args, decrypt...) {
+		return false
+	}
+	for i, a := range args {
+		switch {
+		case (a == "-o" || a == "--output") && i+1 < len(args):
+			return args[i+1] == "-"
+		case strings.HasPrefix(a, "--output="):
+			return a == "--output=-"
+		case len(a) > 2 && strings.HasPrefix(a, "-o") && a[1] == 'o':
+			return a == "-o-"
+		}
+	}
+	return true
 }

@@ -341,3 +341,59 @@ func CodeEnvNames(name string, args []string) []string {
 	}
 	return out
 }
+
+// EnvNamesPrinted are the variables whose values a program prints by their
+// names on its command line: `declare -p NAME`, `typeset -p NAME`; awk's
+// `ENVIRON["NAME"]` and jq's `env.NAME`, `$ENV.NAME`, `env["NAME"]` in
+// their code (awk and jq print what their code computes).
+func EnvNamesPrinted(name string, args []string) []string {
+	p := Lookup(name)
+	if p == nil {
+		return nil
+	}
+	switch {
+	case p.Name == "set" && name != "set" && name != "export":
+		for _, a := range args {
+			if len(a) > 1 && a[0] == '-' && strings.IndexByte(a, 'p') > 0 {
+				return Operands(args)
+			}
+		}
+		return nil
+	case p.Lang != "awk" && p.Name != "jq":
+		return nil
+	}
+	var out []string
+	for _, code := range inlineCode(p, args) {
+		accessors := []string{"ENVIRON["}
+		if p.Name == "jq" {
+			accessors = []string{"$ENV.", "env.", "$ENV[", "env["}
+		}
+		for _, a := range accessors {
+			for rest := code; ; {
+				k := strings.Index(rest, a)
+				if k < 0 {
+					break
+				}
+				before := rest[:k]
+				rest = rest[k+len(a):]
+				if a[0] != '$' && before != "" && (isWordByte(before[len(before)-1]) || before[len(before)-1] == '.') {
+					continue // .env.X of a document, $ENV. counted once
+				}
+				w := strings.TrimLeft(rest, `"'\`)
+				end := 0
+				for end < len(w) && isWordByte(w[end]) && w[end] != '$' {
+					end++
+				}
+				if end > 0 {
+					out = append(out, w[:end])
+				}
+			}
+		}
+	}
+	return out
+}
+
+// SubstitutesEnv reports a program that prints its input with the
+// environment's variables put in for their names (envsubst): the names in
+// the text it is given are printed as values.
+func SubstitutesEnv(name string) bool { return name == "envsubst" }

@@ -122,3 +122,49 @@ func TestCodeArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvNamesPrinted: the variables printed by name, one a case ("" none).
+func TestEnvNamesPrinted(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want string
+	}{
+		{"declare -p GITHUB_TOKEN", "GITHUB_TOKEN"},
+		{"typeset -p X", "X"},
+		{"declare -x X=1", ""},
+		{"set -p", ""},
+		{`awk BEGIN{print·ENVIRON["TOKEN"]}`, "TOKEN"},
+		{`awk -f x.awk`, ""},
+		{"jq -n env.TOKEN", "TOKEN"},
+		{"jq -rn $ENV.TOKEN", "TOKEN"},
+		{`jq -n env["TOKEN"]`, "TOKEN"},
+		{"jq .x.env.TOKEN f.json", ""},
+		{"cat env.TOKEN", ""},
+	} {
+		f := strings.Fields(tc.cmd)
+		for i := range f {
+			f[i] = strings.ReplaceAll(f[i], "·", " ")
+		}
+		got := strings.Join(EnvNamesPrinted(f[0], f[1:]), ",")
+		if got != tc.want {
+			t.Errorf("EnvNamesPrinted(%q) = %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// TestDecryptsToOutput: a decrypter prints unless told to write a file.
+func TestDecryptsToOutput(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"gpg -d s.gpg", true}, {"gpg --decrypt -o - s.gpg", true}, {"gpg -d -o out s.gpg", false},
+		{"gpg --output=out --decrypt s.gpg", false}, {"gpg --verify s.sig", false}, {"gpg --export-secret-keys", true},
+		{"age -d -i k.txt x.age", true}, {"age -d -oout x.age", false}, {"age -e -r age1x -o out.age f", false},
+	} {
+		f := strings.Fields(tc.cmd)
+		if got := Lookup(f[0]).PrintsCredentials(f[1:]); got != tc.want {
+			t.Errorf("%s: PrintsCredentials = %v, want %v", tc.cmd, got, tc.want)
+		}
+	}
+}
