@@ -101,11 +101,10 @@ func (j *judge) scriptsSet(x execution) {
 	}
 	pj := path.Join(x.e.Dir, "package.json")
 	j.noteWritten(pj, string(b))
-	facts := j.sessionState().facts.Written
-	if len(facts) == 0 || facts[len(facts)-1].Path != pj {
+	f, ok := j.carriedNow(pj)
+	if !ok {
 		return
 	}
-	f := facts[len(facts)-1]
 	for name := range set {
 		if !programs.NpmLifecycle(name) {
 			continue

@@ -58,7 +58,7 @@ func (j *judge) carryTo(e *parse.Exec, srcs []string, dest string) {
 		j.used("memory: " + sp + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + ", copied to " + d)
 		st := j.sessionState()
 		for _, to := range []string{d, path.Join(d, path.Base(sp))} {
-			st.facts.Written = append(st.facts.Written, WrittenFact{Path: to, Verdict: f.Verdict, Input: f.Input, Rules: f.Rules})
+			j.keepWritten(WrittenFact{Path: to, Verdict: f.Verdict, Input: f.Input, Rules: f.Rules})
 			if contains(st.ran, path.Clean(to)) {
 				// copied and run in the same call (cp x.sh y.sh && ./y.sh):
 				// the parse asked for y.sh before this copy was seen

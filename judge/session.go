@@ -29,9 +29,9 @@ var _ = rules(
 	Rule{ID: RuleSessionWrittenRun, Class: ClassRemoteCode, Severity: SevHigh, Decision: Deny, Catastrophic: false,
 		Reason:      "a file written earlier in this session is run, and what was written would be stopped if run directly",
 		Alternative: "run the commands of the file one by one, spelled out, so each is judged",
-		Matches:     "a file an earlier Write/Edit/MultiEdit or Bash call of the same session wrote (`cat > x.sh <<EOF`, `printf … > x`, `tee`) run now: `bash x.sh`, `sh < x.sh`, `./x`, `source x`, `python3 x.py`, `node x.js`, `npm install`/`npm run` with such a `package.json`, a runner that loads such a project file (`npx vite` vite.config.js, `rake` Rakefile, `task` Taskfile.yml, `tox` tox.ini, `cmake` CMakeLists.txt, `./gradlew` build.gradle: programs/projectfiles.go), a script of a language no package reads (`Rscript x.R`, `julia x.jl`, `awk -f F`, `sed -f F`, `vim -S F`, `gdb -x F`) judged by the shell commands it embeds (its string literals and command lines, parse.EmbeddedShell; so is any other written file a shell runs: `sh notes.txt`), such a file run through a launcher or script runner (`perf stat --`, `xterm -e`, `bwrap`, `npx nodemon --exec`, `concurrently`, `flask --app`, `uvicorn MOD:APP`, `celery -A`, `python -m pdb`, `pm2 start`), or a copy of such a file (`cp`, `mv`, `install`, `cat F > G` keep its fact); git state set by an earlier call: an alias (`git config alias.sync …`, or written into .git/config, ~/.gitconfig, the XDG config) run as `git sync`, a setting that runs code (core.fsmonitor, core.pager, filters, include.path, …) then any git command, core.hooksPath then a command that runs hooks; its decision is the one the written content got (ask or deny), looked up among the session's last 256 entries",
-		Fire:        []string{"bash " + ExampleWrittenScript, "sh < " + ExampleWrittenScript, "awk -f " + ExampleWrittenScript + " data.txt", "perf stat -- " + ExampleWrittenScript},
-		Pass:        []string{"bash /home/user/proj/other.sh", "cat " + ExampleWrittenScript, "awk -f /home/user/proj/other.awk data.txt", "perf stat -- /home/user/proj/other.sh"}},
+		Matches:     "a file an earlier Write/Edit/MultiEdit or Bash call of the same session wrote (`cat > x.sh <<EOF`, `printf … > x`, `tee`) run now: `bash x.sh`, `sh < x.sh`, `./x`, `source x`, `python3 x.py`, `node x.js`, `npm install`/`npm run` with such a `package.json`, a runner that loads such a project file (`npx vite` vite.config.js, `rake` Rakefile, `task` Taskfile.yml, `tox` tox.ini, `cmake` CMakeLists.txt, `./gradlew` build.gradle: programs/projectfiles.go), a runner that runs files it finds under its directory when the session wrote one there that it stands for (test runners: `pytest`, `python -m unittest`, `npx jest`, `node --test`, `bundle exec rspec`, `phpunit`; `npm run X --workspaces`, `pnpm -r`, `turbo run`, `npm install` of a `file:` dependency; `pip install .`, `uv build`, `hatch build`, `sphinx-build`, `mkdocs build`, `terraform plan`, `dotnet build`, `run-parts DIR`; an import of a module written under site-packages or node_modules: programs/treerun.go), a script of a language no package reads (`Rscript x.R`, `julia x.jl`, `awk -f F`, `sed -f F`, `vim -S F`, `gdb -x F`) judged by the shell commands it embeds (its string literals and command lines, parse.EmbeddedShell; so is any other written file a shell runs: `sh notes.txt`), such a file run through a launcher or script runner (`perf stat --`, `xterm -e`, `bwrap`, `npx nodemon --exec`, `concurrently`, `flask --app`, `uvicorn MOD:APP`, `celery -A`, `python -m pdb`, `pm2 start`), or a copy of such a file (`cp`, `mv`, `install`, `cat F > G` keep its fact); git state set by an earlier call: an alias (`git config alias.sync …`, or written into .git/config, ~/.gitconfig, the XDG config) run as `git sync`, a setting that runs code (core.fsmonitor, core.pager, filters, include.path, …) then any git command, core.hooksPath then a command that runs hooks; its decision is the one the written content got (ask or deny), looked up among the session's last 256 entries",
+		Fire:        []string{"bash " + ExampleWrittenScript, "sh < " + ExampleWrittenScript, "awk -f " + ExampleWrittenScript + " data.txt", "perf stat -- " + ExampleWrittenScript, "run-parts /home/user/proj"},
+		Pass:        []string{"bash /home/user/proj/other.sh", "cat " + ExampleWrittenScript, "awk -f /home/user/proj/other.awk data.txt", "perf stat -- /home/user/proj/other.sh", "run-parts /home/user/other", "pytest -q"}},
 	Rule{ID: RuleSessionSecretSend, Class: ClassExfiltration, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "a secret was read earlier in this session and this call sends data over the network",
 		Alternative: "never send credentials; use the service's own authenticated tool",
@@ -166,21 +166,31 @@ func (j *judge) noteWritten(p, text string) {
 			f.Verdict, f.Rules = g.Verdict, g.Rules
 		}
 	}
-	s.facts.Written = append(s.facts.Written, f)
-	if f.Verdict > Allow && path.Ext(p) == ".go" {
-		// go test, go generate run the package, not a file named on the
-		// line: the directory keeps the fact too (a later harmless file
-		// there does not clear it)
-		pkg := f
-		pkg.Path = path.Join(path.Dir(p), programs.GoPackage)
-		s.facts.Written = append(s.facts.Written, pkg)
-	}
+	j.keepWritten(f)
 	if lang != programs.LangEmbedded || f.Verdict > Allow || programs.DataFormat(path.Base(p)) {
 		// embedded commands are guesses: what they find can stop a write
 		// into a persistence point, finding nothing does not clear one,
 		// unless the file is data whose every string was read (JSON, TOML,
 		// ini: pip.conf, tasks.json, a .pth)
 		j.persistedContent(p, text, f)
+	}
+}
+
+// keepWritten leaves fact f for later calls and, when its content would be
+// stopped, under the patterns the file matches (programs.TreeFacts): go
+// test runs the package, pytest the tests it finds, npm run --workspaces
+// every package's scripts, not a file named on the line. A later harmless
+// file there does not clear a pattern's fact.
+func (j *judge) keepWritten(f WrittenFact) {
+	s := j.sessionState()
+	s.facts.Written = append(s.facts.Written, f)
+	if f.Verdict == Allow {
+		return
+	}
+	for _, tp := range programs.TreeFacts(f.Path) {
+		g := f
+		g.Path = tp
+		s.facts.Written = append(s.facts.Written, g)
 	}
 }
 

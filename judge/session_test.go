@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sentinel-guard/sentinel/programs"
 )
 
 // exampleMemory is the session the rules' single-call examples run in: an
@@ -22,6 +24,10 @@ func (exampleMemory) Written(p string) (WrittenFact, bool) {
 		return WrittenFact{Path: p, Verdict: Deny, Rules: []string{RuleRmHome}, Seq: 7}, true
 	case ExampleUnavailableScript:
 		return WrittenFact{}, false
+	}
+	if programs.TreeMatch(p, ExampleWrittenScript) {
+		// the patterns the real memory keeps the write under (TreeFacts)
+		return WrittenFact{Path: p, Verdict: Deny, Rules: []string{RuleRmHome}, Seq: 7}, true
 	}
 	return WrittenFact{Path: p, Verdict: Allow, Seq: 1}, true // known: nothing harmful written
 }

@@ -163,15 +163,18 @@ func (w *walker) toolFiles(c *cmd, fs []programs.ToolFile) {
 		a := arg{Word: Word{Value: f.Path, Static: true}}
 		inner := *c
 		inner.stdin, inner.runs = nil, nil
-		if path.Base(f.Path) == programs.GoPackage {
-			// go test, go generate: every Go file written in that directory
-			dir := path.Dir(w.resolvePath(c.dir, f.Path))
+		if programs.IsTreePattern(f.Path) {
+			// go test, pytest, npm run --workspaces: every file written
+			// earlier in the command that the pattern stands for
+			pat := w.resolvePath(c.dir, f.Path)
 			for _, wf := range w.writtenFiles() {
-				if path.Dir(wf.Path) == dir && strings.HasSuffix(wf.Path, ".go") {
-					text, lang := programs.FileText(f.Lang, wf.Text)
-					w.writtenCode(&inner, text, lang, "written "+path.Base(wf.Path))
+				if programs.TreeMatch(pat, wf.Path) {
+					text, lang := writtenFileText(treeFileLang(f.Lang, wf.Path), wf.Text)
+					w.writtenCode(&inner, text, shebangLang(text, lang), "written "+path.Base(wf.Path))
 				}
 			}
+			w.diskText(c, a, f.Lang) // the session's memory of such a file
+			continue
 		}
 		if t, p, ok := w.writtenText(c, a); ok {
 			// written earlier in the same command: judged whole
@@ -189,6 +192,16 @@ func (w *walker) toolFiles(c *cmd, fs []programs.ToolFile) {
 		w.writtenCode(&inner, text, shebangLang(text, lang), "file "+path.Base(abs))
 		w.inFile = outer
 	}
+}
+
+// treeFileLang is the language a file a pattern matched is judged in: the
+// pattern's, or for a pattern of any file (run-parts DIR) its own.
+func treeFileLang(lang, p string) string {
+	if lang != "" {
+		return lang
+	}
+	l, _ := programs.FileLang(path.Base(p))
+	return l
 }
 
 // writtenFileText is programs.FileText for text written in this session:

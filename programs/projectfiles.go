@@ -87,6 +87,9 @@ var runnerTable = []runnerFiles{
 	{runners: []string{"tilt"}, files: []string{"Tiltfile"}, lang: LangEmbedded},
 	{runners: []string{"bazel", "bazelisk"}, files: []string{"BUILD.bazel", "BUILD", "WORKSPACE", "MODULE.bazel"}, lang: LangEmbedded},
 	{runners: []string{"nix-shell"}, files: []string{"shell.nix", "default.nix"}, lang: LangEmbedded},
+	{runners: []string{"scons"}, files: []string{"SConstruct", "Sconstruct", "sconstruct", "SConscript"}, lang: "python", embeds: true},
+	{runners: []string{"devbox"}, subs: []string{"run", "shell", "services"}, files: []string{"devbox.json"}, lang: LangEmbedded},
+	{runners: []string{"dotnet", "msbuild"}, files: []string{"Directory.Build.props", "Directory.Build.targets"}, lang: LangEmbedded},
 	{runners: []string{"nix"}, subs: []string{"develop", "build", "run", "shell"}, files: []string{"flake.nix"}, lang: LangEmbedded},
 }
 
@@ -104,6 +107,7 @@ var scriptOperand = map[string][]string{
 	"vim":   {"-S", "-u", "--cmd-file"}, // nvim, vi, ex; emacs -l has its own case
 	"gdb":   {"-x", "--command", "-command"},
 	"cmake": {"-P"},
+	"ssh":   {"-F"}, "scp": {"-F"}, "sftp": {"-F"}, // ProxyCommand, LocalCommand, Match exec
 }
 
 // ProjectFiles are the project files a runner (name with args) reads as
@@ -166,6 +170,14 @@ func interpScript(name, canon string, args, ops []string) []ToolFile {
 			}
 		}
 		return nil
+	case baseOf(name) == "ansible-playbook": // its plays' shell, command and script tasks
+		var out []ToolFile
+		for _, o := range ops {
+			if strings.HasSuffix(o, ".yml") || strings.HasSuffix(o, ".yaml") {
+				out = append(out, ToolFile{Path: o, Lang: LangEmbedded})
+			}
+		}
+		return out
 	case canon == "trash" && baseOf(name) == "gio": // gio launch F.desktop
 		if len(ops) > 1 && ops[0] == "launch" {
 			return []ToolFile{{Path: ops[1], Lang: LangEmbedded}}

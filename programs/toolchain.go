@@ -43,7 +43,7 @@ var stdlibModules = map[string]bool{"pip": true, "venv": true, "http.server": tr
 // ToolFiles are the project files name with args runs: its own below,
 // and the configuration and scripts of ProjectFiles (projectfiles.go).
 func ToolFiles(name string, args []string) []ToolFile {
-	return append(toolFiles(name, args), ProjectFiles(name, args)...)
+	return append(append(toolFiles(name, args), ProjectFiles(name, args)...), TreeFiles(name, args)...)
 }
 
 func toolFiles(name string, args []string) []ToolFile {
@@ -253,6 +253,7 @@ var conftests = []ToolFile{{Path: "conftest.py", Lang: "python"}, {Path: "tests/
 var (
 	pyImport  = lazy(`(?m)^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))`)
 	jsRequire = lazy(`(?:require|import)\s*\(\s*['"](\.{1,2}/[^'"]+)['"]`)
+	jsPackage = lazy(`(?:require|import)\s*\(\s*['"]([a-z@][\w.@-]*)['"]`)
 )
 
 // pythonImports are the project files inline python code imports (import
@@ -273,6 +274,9 @@ func pythonImports(code string) []ToolFile {
 			n = f[0]
 			p := strings.ReplaceAll(n, ".", "/")
 			out = append(out, ToolFile{Path: p + ".py", Lang: "python"}, ToolFile{Path: p + "/__init__.py", Lang: "python"})
+			// installed or vendored below the directory (.venv/lib/python3.12/
+			// site-packages/requests/__init__.py): a pattern (treerun.go)
+			out = append(out, ToolFile{Path: "**/" + p + ".py", Lang: "python"}, ToolFile{Path: "**/" + p + "/__init__.py", Lang: "python"})
 		}
 	}
 	return out
@@ -288,6 +292,10 @@ func jsRequires(code string) []ToolFile {
 		if !strings.HasSuffix(p, ".js") && !strings.HasSuffix(p, ".mjs") && !strings.HasSuffix(p, ".cjs") {
 			out = append(out, ToolFile{Path: p + ".js", Lang: "js"}, ToolFile{Path: p + "/index.js", Lang: "js"})
 		}
+	}
+	for _, m := range jsPackage().FindAllStringSubmatch(code, 8) {
+		// require('lodash'): node_modules/lodash/index.js, there or above
+		out = append(out, ToolFile{Path: "node_modules/" + m[1] + "/index.js", Lang: "js"}, ToolFile{Path: "**/" + m[1] + "/index.js", Lang: "js"})
 	}
 	return out
 }
