@@ -114,8 +114,6 @@ type judge struct {
 	keyDirs  []string // directories whose *.key files may not be read
 	// agentDirs: Env.AgentDirs, cleaned (protected.go)
 	agentDirs []string
-	// credRoots caches the credential stores under home
-	credRoots []string
 	hits      []Hit
 
 	// combination state for exfiltration
@@ -178,6 +176,7 @@ func newJudge(c Call, env Env) *judge {
 		// never "the project", so rm -rf ~/Documents stays outside it
 		j.project = ""
 	}
+	j.sentinel = make([]string, 0, len(env.Protected)+4+4*len(programs.GuardNames)) // all that follows
 	for _, p := range env.Protected {
 		if p = cleanAbs(j.expandHome(p)); p != "" {
 			j.sentinel = append(j.sentinel, p)
@@ -201,14 +200,32 @@ func newJudge(c Call, env Env) *judge {
 		cf := filepath.Join(j.home, ".config", "sentinel")
 		j.sentinel = append(j.sentinel, st, cf)
 		j.keyDirs = append(j.keyDirs, cf)
-		// where install puts the binaries when the caller does not say
-		for _, d := range []string{j.home + "/.local/bin", j.home + "/go/bin", j.home + "/bin", "/usr/local/bin"} {
-			for _, n := range programs.GuardNames {
-				j.sentinel = append(j.sentinel, d+"/"+n)
-			}
-		}
+		j.sentinel = appendInstalled(j.sentinel, j.home)
 	}
 	return j
+}
+
+// appendInstalled appends where install puts the binaries when the caller
+// does not say (~/.local/bin, ~/go/bin, ~/bin, /usr/local/bin), each guard
+// name in each, as slices of one string: every decision builds them.
+func appendInstalled(out []string, home string) []string {
+	dirs := [...]string{home + "/.local/bin/", home + "/go/bin/", home + "/bin/", "/usr/local/bin/"}
+	var b strings.Builder
+	b.Grow(len(dirs) * (len(home) + 32) * len(programs.GuardNames))
+	for _, d := range dirs {
+		for _, n := range programs.GuardNames {
+			b.WriteString(d)
+			b.WriteString(n)
+		}
+	}
+	all, at := b.String(), 0
+	for _, d := range dirs {
+		for _, n := range programs.GuardNames {
+			out = append(out, all[at:at+len(d)+len(n)])
+			at += len(d) + len(n)
+		}
+	}
+	return out
 }
 
 func cleanAbs(p string) string {

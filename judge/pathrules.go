@@ -344,7 +344,7 @@ func (j *judge) isSecretPath(p string) bool {
 		// /home/alice/.aws/credentials, /root/.ssh/id_rsa: another user's
 		// credential stores are secrets too
 		for _, st := range credentialStores {
-			if rel == st || strings.HasPrefix(rel, st+"/") {
+			if under(rel, st) {
 				return !(st == ".ssh" && rel != st && sshPublic(base))
 			}
 		}
@@ -352,8 +352,9 @@ func (j *judge) isSecretPath(p string) bool {
 	if j.home == "" {
 		return false
 	}
+	rel, inHome := belowDir(p, j.home)
 	for _, h := range histories {
-		if p == j.home+"/"+h {
+		if inHome && rel == h {
 			return true
 		}
 	}
@@ -362,16 +363,26 @@ func (j *judge) isSecretPath(p string) bool {
 			return true
 		}
 	}
-	for i, root := range j.credentialRoots() {
-		if !under(p, root) {
+	for _, st := range credentialStores {
+		if !inHome || !under(rel, st) {
 			continue
 		}
-		if credentialStores[i] == ".ssh" && p != root && sshPublic(base) {
+		if st == ".ssh" && rel != st && sshPublic(base) {
 			return false
 		}
 		return true
 	}
 	return false
+}
+
+// belowDir is the part of p after dir and a slash ("" and true for dir
+// + "/"), without building dir + "/" + name for every name asked about:
+// under(p, dir+"/"+s) is under(rest, s) for a name s.
+func belowDir(p, dir string) (rest string, ok bool) {
+	if len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir) {
+		return p[len(dir)+1:], true
+	}
+	return "", false
 }
 
 // otherHome splits a path in another user's home directory (/home/NAME,
@@ -395,18 +406,6 @@ func otherHome(p, home string) (string, bool) {
 	return "", false
 }
 
-// credentialRoots are the credential stores under this home, built once
-// per decision.
-func (j *judge) credentialRoots() []string {
-	if j.credRoots == nil {
-		j.credRoots = make([]string, len(credentialStores))
-		for i, s := range credentialStores {
-			j.credRoots[i] = j.home + "/" + s
-		}
-	}
-	return j.credRoots
-}
-
 // isEnvFile matches .env, .env.local, .env.production, not the templates.
 func isEnvFile(base string) bool {
 	if base == ".env" {
@@ -427,8 +426,9 @@ func (j *judge) isCredentialStore(p string) bool {
 	if j.home == "" {
 		return false
 	}
-	for _, root := range j.credentialRoots() {
-		if under(p, root) {
+	rel, ok := belowDir(p, j.home)
+	for _, st := range credentialStores {
+		if ok && under(rel, st) {
 			return true
 		}
 	}

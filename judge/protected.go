@@ -220,7 +220,7 @@ func (j *judge) toolSecret(p string) bool {
 		rel = other
 	}
 	for _, s := range toolCredentials {
-		if rel == s || strings.HasPrefix(rel, s+"/") {
+		if under(rel, s) {
 			return true
 		}
 	}
@@ -239,13 +239,22 @@ func (j *judge) holdsSecret(p string, skipHidden bool) bool {
 	if j.home == "" || !under(p, j.home) {
 		return false
 	}
-	for _, list := range [][]string{credentialStores, toolCredentials, histories} {
+	// home+"/"+s is strictly below p (home or a directory below it) when p
+	// is home or s is strictly below p's part below home: asked without
+	// building home+"/"+s for every name (it runs for every path)
+	rel, below := belowDir(p, j.home)
+	for _, list := range [...][]string{credentialStores, toolCredentials, histories} {
 		for _, s := range list {
-			st := j.home + "/" + s
-			if !strictlyUnder(st, p) {
+			var way string // the part of home+"/"+s after p
+			switch {
+			case p == j.home:
+				way = "/" + s
+			case below && strictlyUnder(s, rel):
+				way = s[len(rel):]
+			default:
 				continue
 			}
-			if skipHidden && (strings.Contains(st[len(p):], "/.") || !j.env.NoFiles && !exists(st)) {
+			if skipHidden && (strings.Contains(way, "/.") || !j.env.NoFiles && !exists(j.home+"/"+s)) {
 				continue // hidden on the way; a macOS store not on this machine
 			}
 			return true
@@ -285,9 +294,11 @@ func secretFileName(base string) bool {
 			return false // example.env, test.key, app.sample.key: fixtures
 		}
 	}
-	for _, suf := range append(secretSuffixes, envSuffixes...) {
-		if strings.HasSuffix(lower, suf) && (len(lower) > len(suf) || suf[0] != '.') {
-			return true
+	for _, list := range [...][]string{secretSuffixes, envSuffixes} {
+		for _, suf := range list {
+			if strings.HasSuffix(lower, suf) && (len(lower) > len(suf) || suf[0] != '.') {
+				return true
+			}
 		}
 	}
 	return secretNameShape(base, lower)
@@ -296,8 +307,17 @@ func secretFileName(base string) bool {
 // inSecretDir reports a path inside a credential store wherever it lies.
 func inSecretDir(p string) bool {
 	for _, d := range secretDirs {
-		if strings.HasSuffix(p, "/"+d) || strings.Contains(p, "/"+d+"/") {
-			return true
+		// p ends in /d or holds /d/, without building either per path
+		for i := strings.Index(p, d); i >= 0; {
+			end := i + len(d)
+			if i > 0 && p[i-1] == '/' && (end == len(p) || p[end] == '/') {
+				return true
+			}
+			k := strings.Index(p[i+1:], d)
+			if k < 0 {
+				break
+			}
+			i += 1 + k
 		}
 	}
 	return false
