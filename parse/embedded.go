@@ -39,7 +39,11 @@ const homeMark = "\x00"
 
 var (
 	embHome = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\$\(\s*homedir\(\)\s*\)|\bhomedir\(\)|\$(?:::)?env\(HOME\)|\$ENV\{HOME\}|\bENVIRON\[\s*["']HOME["']\s*\]|\bENV\[\s*["']HOME["']\s*\]|\{env:HOME\}|\b(?:os\.|Sys\.|System\.)?getenv\(\s*["']HOME["']\s*\)|\bDir\.home\b|(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\)|\bNSHomeDirectory\(\)|\b(?:os\.path\.)?expanduser\(\s*["']~["']\s*\)|\bpath\.expand\(\s*["']~["']\s*\)`)
+		return regexp.MustCompile(`\$\(\s*homedir\(\)\s*\)|\bhomedir\(\)|\$(?:::)?env\(HOME\)|\$ENV\{HOME\}|\bENVIRON\[\s*["']HOME["']\s*\]|\bENV\[\s*["']HOME["']\s*\]|\{env:HOME\}|\b(?:os\.|Sys\.|System\.)?(?:getenv|get_env|GetEnvironmentVariable)\(\s*["']HOME["']\s*\)|\bDir\.home\b|(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\)|\bNSHomeDirectory\(\)|\b(?:os\.path\.)?expanduser\(\s*["']~["']\s*\)|\b(?:path\.expand|normalizePath)\(\s*["']~["']\s*\)|` +
+			// the same root by the APIs of other languages: Common Lisp,
+			// Emacs Lisp, Elixir, Ruby's Etc, the JVM, Go, Rust, Haskell,
+			// Crystal, Nim, Swift, Perl's File::HomeDir
+			`\(\s*user-homedir-pathname\s*\)|\(\s*(?:[\w-]+:{1,2})?getenv\s+"HOME"\s*\)|\(\s*expand-file-name\s+"~/?"\s*\)|\bSystem\.user_home!?(?:\(\))?|\bEtc\.getpwuid(?:\([^()]*\))?\.dir\b|\bSystem\.getProperty\(\s*["']user\.home["']\s*\)|\bos\.UserHomeDir\(\)|\b(?:std::env::|dirs::|home::)?home_dir\(\)|\bgetHomeDirectory\b|\bPath\.home\b(?:\(\))?|\bgetHomeDir\(\)|\bhomeDirectoryForCurrentUser(?:\.path)?|\bFile::HomeDir->my_home\b`)
 	})
 	// an interpolation holding nothing but the home directory
 	embHomeInterp = sync.OnceValue(func() *regexp.Regexp {

@@ -22,30 +22,51 @@ import (
 // as shell first, where it parses as shell.
 
 var (
-	// a call's opening: f( or (f
+	// a call's opening: f( or (f, TeX's \write18{, and f "x" of the
+	// languages that apply a function by juxtaposition (Haskell, Lua,
+	// Crystal, Elixir, Ruby-likes: callCommand "rm -rf x")
 	foreignCallRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`([A-Za-z_][\w.:/!-]*)\s*\(|\(\s*([A-Za-z_][\w.:/!-]*)[\s)]`)
+		return regexp.MustCompile(`([A-Za-z_][\w.:/!-]*)\s*[({]|\(\s*([A-Za-z_][\w.:/!-]*)[\s)]|([A-Za-z_][\w.:/!-]*)[ \t]+"`)
+	})
+	// Common Lisp's merge-pathnames: the relative part first, its default
+	// (the home directory) after
+	foreignMergeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`merge-pathnames\s*$`) })
+	// a call joining path parts, just before the home directory: joinpath(~, "x")
+	foreignJoinRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:join|joinpath|path|concat)\s*\(\s*$`)
 	})
 )
 
-// shell-out calls of any language, by the last part of their name
-var foreignShellOuts = map[string]bool{
-	"system": true, "exec": true, "execute": true, "cmd": true, "spawn": true, "popen": true, "shell": true,
-	"run": true, "run-program": true, "run_program": true, "runprogram": true, "shell-command": true,
-	"process": true, "execsync": true, "spawnsync": true, "execfile": true, "execfilesync": true,
-	"call-process": true, "start-process": true, "make-process": true, "process-file": true, "command": true,
-	"cmd!": true, "run!": true, "sh": true, "spawn_link": true, "open_port": true,
-}
-
-// deletion calls; recursive when the name or a flag after the path says so
-var foreignDeletes = map[string]bool{
-	"delete-directory": true, "delete-file": true, "delete_file": true, "delete_dir": true, "deletefile": true,
-	"deletedirectory": true, "delete_directory": true, "rmtree": true, "rm_rf": true, "rm_r": true, "rmrf": true,
-	"rm-rf": true, "remove_dir_all": true, "removeall": true, "remove-all": true, "rmdir": true, "unlink": true,
-	"delete-recursively": true, "remove_file": true, "removefile": true, "removedirectory": true,
-	"remove-directory": true, "del_dir_r": true, "del_dir": true, "rm": true, "rm!": true, "rm_rf!": true,
-	"delete-path": true, "delete-tree": true,
-}
+// The lexicon of foreign code: what a call does, by the last part of its
+// name, whatever the language (a new language needs no entry of its own).
+var (
+	// shell-out calls: a command line, or a program and its arguments
+	foreignShellOuts = map[string]bool{
+		"system": true, "exec": true, "execute": true, "cmd": true, "spawn": true, "popen": true, "shell": true,
+		"run": true, "run-program": true, "run_program": true, "runprogram": true, "shell-command": true,
+		"process": true, "execsync": true, "spawnsync": true, "execfile": true, "execfilesync": true,
+		"call-process": true, "start-process": true, "make-process": true, "process-file": true, "command": true,
+		"cmd!": true, "run!": true, "sh": true, "spawn_link": true, "open_port": true,
+		"system2": true, "callcommand": true, "callprocess": true, "readprocess": true, "rawsystem": true,
+		"spawncommand": true, "spawnprocess": true, "processbuilder": true, "shell-command-to-string": true,
+		"call-process-shell-command": true, "syscmd": true, "esyscmd": true, "write18": true, "shell_exec": true,
+		"passthru": true, "proc_open": true, "capture2": true, "capture3": true, "popen3": true,
+	}
+	// deletion calls; recursive when the name or a flag after the path says so
+	foreignDeletes = map[string]bool{
+		"delete-directory": true, "delete-file": true, "delete_file": true, "delete_dir": true, "deletefile": true,
+		"deletedirectory": true, "delete_directory": true, "rmtree": true, "rm_rf": true, "rm_r": true, "rmrf": true,
+		"rm-rf": true, "remove_dir_all": true, "removeall": true, "remove-all": true, "rmdir": true, "unlink": true,
+		"delete-recursively": true, "remove_file": true, "removefile": true, "removedirectory": true,
+		"remove-directory": true, "del_dir_r": true, "del_dir": true, "rm": true, "rm!": true, "rm_rf!": true,
+		"delete-path": true, "delete-tree": true, "remove": true, "delete": true, "remove-file": true,
+		"deleterecursively": true, "delete_recursively": true, "removedirectoryrecursive": true,
+		"removepathforcibly": true, "deleteifexists": true, "remove_entry": true, "remove_tree": true,
+		"deletetree": true, "removetree": true, "rm_f": true,
+	}
+	// calls that empty the file they name (a write of nothing)
+	foreignTruncates = map[string]bool{"truncate": true, "truncatesync": true, "ftruncate": true, "truncate-file": true}
+)
 
 // foreignCode reads code of lang, a language no package reads.
 func (w *walker) foreignCode(c *cmd, code, lang string, o Origin) {
@@ -54,31 +75,51 @@ func (w *walker) foreignCode(c *cmd, code, lang string, o Origin) {
 	if programs.ShellLike(lang) && w.reparseOK(&inner, code, o) {
 		return // nu -c 'rm -r ~/x': read as the shell it resembles
 	}
-	for _, m := range foreignCallRe().FindAllStringSubmatchIndex(code, 64) {
+	// the home directory named by an API (homedir(), (user-homedir-pathname),
+	// System.user_home()) is the home root wherever it stands
+	t := embHome().ReplaceAllString(code, homeMark)
+	for _, m := range foreignCallRe().FindAllStringSubmatchIndex(t, 64) {
 		nameAt := 2
-		if m[2] < 0 {
-			nameAt = 4
+		for nameAt < len(m)-2 && m[nameAt] < 0 {
+			nameAt += 2
 		}
-		name := strings.ToLower(code[m[nameAt]:m[nameAt+1]])
+		name := strings.ToLower(t[m[nameAt]:m[nameAt+1]])
 		if k := strings.LastIndexAny(name, ".:/"); k >= 0 {
 			name = name[k+1:]
 		}
-		shellOut, del := foreignShellOuts[name], foreignDeletes[name]
-		if !shellOut && !del {
+		shellOut, del, trunc := foreignShellOuts[name], foreignDeletes[name], foreignTruncates[name]
+		if !shellOut && !del && !trunc {
 			continue
 		}
-		span := callSpan(code[m[1]:])
-		lits := literals(span)
+		var span string
+		if nameAt == 6 {
+			span = statementOf(callSpan(t[m[1]-1:])) // from the opening quote to the statement's end
+		} else {
+			span = callSpan(t[m[1]:])
+		}
+		lits := callLiterals(span)
 		if len(lits) == 0 {
+			// syscmd(rm -rf ~) of m4, \write18{rm -rf ~} of TeX: the
+			// argument is the command line itself, unquoted
+			if raw := strings.Trim(strings.TrimSpace(strings.ReplaceAll(span, homeMark, "~")), "`'\""); shellOut &&
+				strings.ContainsAny(raw, " \t") && commandLike(raw) {
+				w.reparse(&inner, raw, o, nil, false)
+			}
 			continue
 		}
 		first := strings.TrimSpace(lits[0].text)
+		pathLike := strings.HasPrefix(first, "/") || strings.HasPrefix(first, "~") || strings.Contains(first, "/")
 		switch {
-		case del && (strings.HasPrefix(first, "/") || strings.HasPrefix(first, "~") || strings.Contains(first, "/")):
+		case trunc && pathLike:
+			// truncate(P, 0): P emptied, as truncate -s 0 P empties it
+			list := []codeItem{{val: "truncate", static: true}, {val: "-s", static: true}, {val: "0", static: true}, {val: first, static: true}}
+			w.codeCall(&inner, "shell", []codeItem{{isList: true, static: true, list: list}}, "", o)
+		case del && pathLike:
 			kind := "rm"
 			switch {
 			case strings.Contains(name, "tree") || strings.Contains(name, "all") || strings.Contains(name, "rf") ||
-				strings.Contains(name, "recursive") || strings.HasSuffix(name, "_r") || foreignRecursive(span[lits[0].end:]):
+				strings.Contains(name, "recursive") || strings.Contains(name, "forcibly") || strings.HasSuffix(name, "_r") ||
+				name == "remove_entry" || foreignRecursive(span[lits[0].end:]):
 				kind = "rm -r"
 			case strings.Contains(name, "dir"):
 				kind = "rmdir" // an empty directory only
@@ -96,6 +137,64 @@ func (w *walker) foreignCode(c *cmd, code, lang string, o Origin) {
 	if src := EmbeddedShell(code); src != "" {
 		w.reparse(&inner, src, o, nil, false)
 	}
+}
+
+// callLiterals are the string literals of a call's arguments, with the
+// home directory (homeMark) outside a literal as one more, "~"; a
+// literal joined to the one before it (home + "/x", joinpath(home, "x"))
+// is one with it.
+func callLiterals(span string) []literal {
+	lits := literals(span)
+	if !strings.Contains(span, homeMark) {
+		return lits
+	}
+	var out []literal
+	k := 0
+	for i := 0; i < len(span); {
+		if k < len(lits) && lits[k].start <= i {
+			out = append(out, lits[k])
+			i = max(i+1, lits[k].end)
+			k++
+			continue
+		}
+		if span[i] == homeMark[0] {
+			out = append(out, literal{text: homeMark, start: i, end: i + 1})
+		}
+		i++
+	}
+	out = append(out, lits[k:]...)
+	merged := out[:0]
+	joining := false // the last literal is home and the parts joined to it
+	for _, l := range out {
+		if n := len(merged); n > 0 {
+			prev := &merged[n-1]
+			gap := span[prev.end:l.start]
+			if prev.text == homeMark && foreignJoinRe().MatchString(span[:prev.start]) {
+				joining = true
+			}
+			switch {
+			case l.text == homeMark && prev.text != homeMark && foreignMergeRe().MatchString(span[:prev.start]):
+				// (merge-pathnames "x/" (user-homedir-pathname)): x below home
+				prev.text = homeMark + "/" + strings.TrimLeft(prev.text, "/")
+				prev.end = l.end
+				continue
+			case !strings.Contains(gap, "\n") && embConcat().MatchString(gap):
+				prev.text += l.text
+				prev.end = l.end
+				continue
+			case joining && strings.TrimSpace(gap) == ",":
+				prev.text += "/" + strings.TrimLeft(l.text, "/")
+				prev.end = l.end
+				continue
+			}
+		}
+		joining = false
+		merged = append(merged, l)
+	}
+	for i := range merged {
+		merged[i].text = strings.ReplaceAll(merged[i].text, homeMark, "~")
+	}
+	return merged
 }
 
 // callSpan is the text of a call's arguments: up to the parenthesis that
@@ -118,6 +217,22 @@ func callSpan(s string) string {
 		}
 	}
 	return s[:min(len(s), 4096)]
+}
+
+// statementOf cuts a juxtaposed call's arguments at the end of its
+// statement: a newline or a semicolon outside a string.
+func statementOf(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			if j := strings.IndexByte(s[i+1:], '"'); j >= 0 {
+				i += j + 1
+			}
+		case '\n', ';':
+			return s[:i]
+		}
+	}
+	return s
 }
 
 // foreignRecursive: what follows a deletion's path asks for a recursive

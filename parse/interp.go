@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -87,7 +88,7 @@ func interpCode(args []arg, p *programs.Program) (code *arg, flag string, found,
 		parts = append(parts, a)
 		codeFlag = f
 	}
-	if lang == "js" && len(args) > 0 && args[0].Static && args[0].Value == "eval" {
+	if (lang == "js" || p.EvalVerb != "") && len(args) > 0 && args[0].Static && args[0].Value == cmp.Or(p.EvalVerb, "eval") {
 		if len(args) > 1 {
 			return &args[1], "eval", true, false
 		}

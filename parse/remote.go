@@ -16,6 +16,7 @@ func (w *walker) shell(sc *scope, c *cmd, name string) {
 	}
 	args := c.argv[1:]
 	hasC, stdinMode := false, false
+	sp := programs.Lookup(name).Opts // its options that take a value (-o, fish's -C CMD)
 	i := 0
 scan:
 	for i < len(args) {
@@ -29,26 +30,24 @@ scan:
 			break
 		}
 		if strings.HasPrefix(v, "--") {
-			if v == "--rcfile" || v == "--init-file" {
-				i++
+			if !strings.Contains(v, "=") && sp.TakesLong(v[2:]) {
+				i++ // --rcfile F, --init-command CMD
 			}
 			i++
 			continue
 		}
 		for j := 1; j < len(v); j++ {
-			switch v[j] {
-			case 'c':
+			switch {
+			case v[j] == 'c':
 				hasC = true
-			case 's':
+			case v[j] == 's':
 				stdinMode = true
-			case 'o', 'O':
+			case sp.TakesShort(v[j]):
 				if j == len(v)-1 {
 					i++ // -o pipefail
 				}
-				if j < len(v)-1 {
-					i++
-					continue scan
-				}
+				i++
+				continue scan
 			}
 		}
 		i++

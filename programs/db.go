@@ -12,7 +12,8 @@ var _ = register(
 	&Program{Name: "mysql", Names: []string{"mariadb", "mycli"}, Kind: Database, Opts: S("eDhPuS", "execute", "database", "host", "port", "user"), CodeIn: dbShellCode, Inputs: dbInputs},
 	&Program{Name: "sqlite3", Names: []string{"litecli", "duckdb"}, Kind: Database, CodeIn: dbShellCode, Inputs: dbInputs},
 	&Program{Name: "clickhouse-client", Names: []string{"clickhouse"}, Kind: Database},
-	&Program{Name: "mongosh", Names: []string{"mongo"}, Kind: Database, Inputs: scriptOperands(".js")},
+	// mongosh's --eval is JavaScript with Node's modules (require("child_process"))
+	&Program{Name: "mongosh", Names: []string{"mongo"}, Kind: Database, Inputs: scriptOperands(".js"), CodeIn: langCode("mongosh --eval", "js", "--eval")},
 	&Program{Name: "redis-cli", Kind: Database, Destroys: redisDestroys},
 	// restore tools told to drop what they restore over first
 	&Program{Name: "pg_restore", Kind: Database, Destroys: func(a []string) bool { return has(a, "--clean", "-c") || HasShortFlag(a, 'c') }},

@@ -1,5 +1,10 @@
 package programs
 
+import (
+	"slices"
+	"strings"
+)
+
 // Interpreters. Lang names the language package parse scans for shell-outs
 // and deletions; Inline are the options whose value is code; Opts.Short the
 // options that take a value; Attached the options whose value is written
@@ -10,7 +15,7 @@ package programs
 // perl5.36, ruby3.3, lua5.4, node18 are the programs below.
 var _ = register(
 	&Program{Name: "python", Names: []string{"python2", "python3", "pypy", "pypy3", "ipython", "ipython3"}, Kind: Interpreter | TaskRunner, Lang: "python",
-		Opts: S("WXQ"), Inline: "c", Module: "m", CheckModules: []string{"py_compile", "compileall"}},
+		Opts: S("WXQ"), Inline: "c", Module: "m", CheckModules: []string{"py_compile", "compileall"}, CodeIn: pyModuleCode},
 	&Program{Name: "node", Names: []string{"nodejs"}, Kind: Interpreter, Lang: "js",
 		Opts: S("r", "require", "import", "loader"), Inline: "ep", InlineLong: jsInlineLong, Check: "c", CheckLong: []string{"check"}},
 	&Program{Name: "deno", Kind: Interpreter, Lang: "js", Opts: S("r"), Inline: "ep", InlineLong: jsInlineLong, RunVerb: "run"},
@@ -34,9 +39,17 @@ var _ = register(
 	&Program{Name: "nu", Names: []string{"nushell"}, Kind: Interpreter, Lang: "nu", Opts: S("", "config", "env-config"), Inline: "c",
 		InlineLong: []string{"commands"}},
 	&Program{Name: "elvish", Kind: Interpreter, Lang: "elvish", Inline: "c"},
+	// ysh (Oils): its commands are a shell's, its expressions its own
+	&Program{Name: "ysh", Kind: Interpreter, Lang: "ysh", Inline: "c"},
 	&Program{Name: "racket", Kind: Interpreter, Lang: "racket", Inline: "e", InlineLong: []string{"eval"}},
 	&Program{Name: "guile", Kind: Interpreter, Lang: "scheme", Inline: "c"},
-	&Program{Name: "sbcl", Names: []string{"clisp", "ecl"}, Kind: Interpreter, Lang: "lisp", InlineLong: []string{"eval"}},
+	&Program{Name: "sbcl", Kind: Interpreter, Lang: "lisp", InlineLong: []string{"eval"}},
+	&Program{Name: "clisp", Kind: Interpreter, Lang: "lisp", Inline: "x"},
+	&Program{Name: "ecl", Kind: Interpreter, Lang: "lisp", CodeIn: langCode("ecl -eval", "lisp", "-eval")},
+	// crystal eval CODE; ghc -e EXPR evaluates without compiling (ghc
+	// x.hs compiles, so ghc is no interpreter of its operands).
+	&Program{Name: "crystal", Kind: Interpreter, Lang: "crystal", RunVerb: "run", EvalVerb: "eval"},
+	&Program{Name: "ghc", Names: []string{"ghci"}, CodeIn: langCode("ghc -e", "haskell", "-e")},
 	&Program{Name: "ocaml", Names: []string{"runghc", "runhaskell", "escript", "jshell", "kotlin"}, Kind: Interpreter, Lang: "other"},
 	&Program{Name: "scala", Names: []string{"groovy", "clojure", "clj", "bb", "janet", "qjs", "raku", "rakudo", "perl6"}, Kind: Interpreter,
 		Lang: "other", Inline: "e"},
@@ -61,13 +74,34 @@ var _ = register(
 
 var jsInlineLong = []string{"eval", "print"}
 
+// TeX engines run the code of an operand that starts with a backslash
+// (pdflatex '\input x'); with shell escape on, its \write18{CMD} runs CMD
+// (without it only a short list of tools may run, rm not among them).
+var _ = register(
+	&Program{Name: "pdflatex", Names: []string{"latex", "xelatex", "lualatex", "tex", "pdftex", "xetex", "luatex", "etex", "lualatex-dev", "pdflatex-dev"},
+		Opts: S("", "output-directory", "jobname", "interaction", "output-format", "aux-directory", "fmt", "progname"), CodeIn: texCode},
+)
+
+func texCode(a []string) []Code {
+	if !has(a, "-shell-escape", "--shell-escape", "-enable-write18", "--enable-write18") {
+		return nil
+	}
+	var out []Code
+	for i, x := range a {
+		if strings.HasPrefix(x, "\\") || strings.HasPrefix(x, "&") {
+			out = append(out, Code{Arg: i, Text: x, Via: "tex -shell-escape", Lang: "tex"})
+		}
+	}
+	return out
+}
+
 // ShellLike reports the languages of shells that are not POSIX shells but
 // whose commands mostly read as one (nu, xonsh, elvish, rc): parse reads
 // their code as shell where it parses as shell, and by the commands it
 // embeds where it does not.
 func ShellLike(lang string) bool {
 	switch lang {
-	case "nu", "xonsh", "elvish", "rc":
+	case "nu", "xonsh", "elvish", "rc", "ysh":
 		return true
 	}
 	return false
@@ -95,4 +129,96 @@ func Scanned(lang string) bool {
 		return true
 	}
 	return false
+}
+
+// Python modules that run code given as their arguments: python -m timeit
+// [-s SETUP] STMT..., python -m pdb -c CMD (a statement pdb runs),
+// python -m IPython -c CODE. code are the options whose value is code;
+// operands: the operands are statements too.
+type moduleCode struct {
+	opts     Spec
+	code     []string
+	operands bool
+}
+
+var pyCodeModules = map[string]moduleCode{
+	"timeit":  {S("nrsu", "number", "repeat", "setup", "unit"), []string{"s", "setup"}, true},
+	"pdb":     {S("cm", "command"), []string{"c", "command"}, false},
+	"IPython": {S("cm"), []string{"c"}, false},
+}
+
+// pySpec: python's own options that take a value.
+var pySpec = S("WXQ")
+
+// pyModuleCode is the code python -m MOD hands a module of pyCodeModules,
+// as one python text (the setup imports what the statements call).
+func pyModuleCode(a []string) []Code {
+	i, mod := 0, ""
+	for i < len(a) && mod == "" {
+		x := a[i]
+		switch {
+		case x == "-m" && i+1 < len(a):
+			mod, i = a[i+1], i+2
+		case strings.HasPrefix(x, "-m") && len(x) > 2:
+			mod, i = x[2:], i+1
+		case len(x) < 2 || x[0] != '-' || x == "--" || strings.ContainsRune(x[1:], 'c') && !strings.HasPrefix(x, "--"):
+			return nil // a script, or -c CODE: read as python's own
+		default:
+			i = pySpec.next(a, i)
+		}
+	}
+	g, ok := pyCodeModules[mod]
+	if !ok {
+		return nil
+	}
+	var parts []string
+	at := -1
+	add := func(k int, v string) {
+		if at < 0 {
+			at = k
+		}
+		parts = append(parts, v)
+	}
+	for j := i; j < len(a); j++ {
+		x := a[j]
+		switch {
+		case x == "--":
+			for k := j + 1; g.operands && k < len(a); k++ {
+				add(k, a[k])
+			}
+			j = len(a)
+		case strings.HasPrefix(x, "--"):
+			name, val, hasVal := strings.Cut(x[2:], "=")
+			switch {
+			case slices.Contains(g.code, name) && hasVal:
+				add(j, val)
+			case slices.Contains(g.code, name) && j+1 < len(a):
+				add(j+1, a[j+1])
+				j++
+			case !hasVal && g.opts.longTakes(name):
+				j++
+			}
+		case len(x) > 1 && x[0] == '-':
+			for k := 1; k < len(x); k++ {
+				if !g.opts.shortTakes(x[k]) {
+					continue
+				}
+				v, vat := x[k+1:], j
+				if v == "" && j+1 < len(a) {
+					j++
+					v, vat = a[j], j
+				}
+				if slices.Contains(g.code, x[k:k+1]) {
+					add(vat, v)
+				}
+				break
+			}
+		case g.operands:
+			add(j, x)
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	return []Code{{Arg: at, Text: strings.Join(parts, "\n"), Via: "python -m " + mod, Lang: "python"}}
 }

@@ -70,6 +70,8 @@ func expectCode(a []string) []Code {
 // brackets of a command substitution.
 func TclCommands(script string) string {
 	var lines []string
+	// expect's send after spawning a shell types a command line into it
+	shellSpawned := false
 	// [cmd] is a command of its own (puts [exec ls]): split there too
 	for _, c := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' || r == '[' || r == ']' }) {
 		f := strings.Fields(c)
@@ -77,6 +79,15 @@ func TclCommands(script string) string {
 			continue
 		}
 		switch strings.TrimLeft(f[0], "{") {
+		case "send", "exp_send":
+			rest := f[1:]
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+				rest = rest[1:] // send -- TEXT, send -i $id TEXT is rare
+			}
+			if shellSpawned && len(rest) > 0 {
+				t := strings.Trim(strings.Join(rest, " "), "\"{}")
+				lines = append(lines, strings.NewReplacer(`\r`, "\n", `\n`, "\n").Replace(t))
+			}
 		case "spawn", "exec", "system", "open":
 			rest := f[1:]
 			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") && rest[0] != "--" {
@@ -89,6 +100,11 @@ func TclCommands(script string) string {
 				if len(rest) == 0 || !strings.HasPrefix(strings.Trim(rest[0], "\"{"), "|") {
 					continue // open FILE: no program
 				}
+			}
+			if strings.TrimLeft(f[0], "{") == "spawn" && len(rest) > 0 {
+				// a shell, here or elsewhere: bash, su, sudo -i, ssh HOST
+				sp := Lookup(baseOf(strings.Trim(rest[0], "\"{}")))
+				shellSpawned = sp.Is(Shell) || sp.Is(Privilege) || sp != nil && sp.Name == "ssh"
 			}
 			t := strings.Join(rest, " ")
 			t = strings.NewReplacer("{", "'", "}", "'", "\"|", "\"", "|", "|").Replace(t)

@@ -1,8 +1,10 @@
 package programs
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Launchers as data (issue 19: a launcher's operand is a command). Every
@@ -209,6 +211,15 @@ var launchers = map[string]Grammar{
 	"foot":            {Keep: true, Opts: S("cCtTaWwsLoD", "config", "term", "title", "app-id", "window-size-pixels", "window-size-chars", "server", "log-level", "override", "working-directory")},
 	"kitty":           {Keep: true, Opts: S("cdoT", "config", "directory", "override", "title", "class", "name", "session", "listen-on", "start-as", "os-window-tag", "instance-group", "watcher", "single-instance", "wait-for-single-instance-window-close")},
 	"systemd-cat":     {Opts: S("tp", "identifier", "priority", "stderr-priority", "level-prefix", "namespace")},
+	// setpriv runs its command with other ids, capabilities or a seccomp filter
+	"setpriv": {Opts: S("", "groups", "inh-caps", "ambient-caps", "bounding-set", "reuid", "regid", "ruid", "euid", "rgid", "egid",
+		"securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule", "seccomp-filter")},
+	// pueue add CMD...: the daemon runs the words joined, through sh -c
+	"pueue": {Sub: []string{"add"}, Opts: S("dglwa", "delay", "group", "label", "working-directory", "after", "priority"), Shell: true},
+	// pipx run [--spec PKG] APP ARGS: APP is the package's command (pipx
+	// run --spec x python -c CODE runs python); the package's own rules
+	// read it too
+	"pipx": {Sub: []string{"run"}, Opts: S("", "spec", "python", "index-url", "pip-args", "backend"), Keep: true},
 }
 
 // Runners whose operands are each a command line, and programs whose
@@ -369,6 +380,88 @@ func init() {
 		chainCode(n, terminalCode)
 	}
 }
+
+// The dynamic loader runs the program it is given (ld-linux-x86-64.so.2
+// /bin/rm -rf x); --list and --verify only read it. Lookup finds it by
+// any of its names (ld-linux-*.so.N, ld-musl-*.so.1).
+var ldsoGrammar = Grammar{Opts: S("", "library-path", "preload", "argv0", "audit", "inhibit-rpath", "glibc-hwcaps-prepend", "glibc-hwcaps-mask")}
+
+func ldsoLaunch(a []string) (Launched, bool) {
+	if has(a, "--list", "--verify", "--list-tunables", "--list-diagnostics", "--help", "--version") {
+		return Launched{}, false
+	}
+	return ldsoGrammar.Launch(a)
+}
+
+// ldsoName reports a name of the dynamic loader.
+func ldsoName(n string) bool {
+	return n == "ld.so" || strings.HasPrefix(n, "ld-") && strings.Contains(n, ".so")
+}
+
+// coreutils is a multicall binary: coreutils --coreutils-prog=rm ARGS
+// (GNU) or coreutils rm ARGS (uutils) runs that tool.
+func coreutilsLaunch(a []string) (Launched, bool) {
+	if slices.ContainsFunc(a, func(x string) bool { return strings.HasPrefix(x, "--coreutils-prog") }) {
+		return Launched{}, false // CodeIn has it
+	}
+	return Grammar{}.Launch(a)
+}
+
+func coreutilsCode(a []string) []Code {
+	for i, x := range a {
+		prog, ok := strings.CutPrefix(x, "--coreutils-prog=")
+		if !ok && x == "--coreutils-prog" && i+1 < len(a) {
+			prog, ok = a[i+1], true
+			i++
+		}
+		if ok && prog != "" {
+			return []Code{{Arg: i, Text: quoteArgv(append([]string{prog}, a[i+1:]...)), Via: "coreutils --coreutils-prog"}}
+		}
+	}
+	return nil
+}
+
+// fzf's --bind actions execute(CMD), execute-silent, become, reload,
+// preview, change-preview and transform run CMD through a shell, and so
+// does --preview CMD; the action's argument is closed by the delimiter
+// that opened it, or runs to the end after a colon.
+var fzfActionRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:execute(?:-silent|-multi)?|become|reload(?:-sync)?|(?:change-)?preview|transform(?:-[a-z-]+)?)([(\[{<~!@#$%^&*;/|:])`)
+})
+
+var fzfClose = map[byte]byte{'(': ')', '[': ']', '{': '}', '<': '>'}
+
+func fzfCode(a []string) []Code {
+	var out []Code
+	vals, at := optValues(a, "--bind")
+	for k, v := range vals {
+		for _, m := range fzfActionRe().FindAllStringSubmatchIndex(v, 16) {
+			open := v[m[2]]
+			rest := v[m[3]:]
+			if open != ':' {
+				cl, ok := fzfClose[open]
+				if !ok {
+					cl = open
+				}
+				if e := strings.IndexByte(rest, cl); e >= 0 {
+					rest = rest[:e]
+				}
+			}
+			if strings.TrimSpace(rest) != "" {
+				out = append(out, Code{Arg: at[k], Text: rest, Via: "fzf --bind"})
+			}
+		}
+	}
+	return out
+}
+
+var _ = register(
+	&Program{Name: "ld.so", Kind: Runner, Launch: ldsoLaunch},
+	&Program{Name: "coreutils", Kind: Runner, Launch: coreutilsLaunch, CodeIn: coreutilsCode},
+	&Program{Name: "fzf", Names: []string{"sk"}, Opts: S("qfd", "query", "filter", "delimiter", "nth", "with-nth", "height", "layout", "prompt",
+		"header", "expect", "tiebreak", "color", "margin", "padding", "border", "preview-window", "bind", "history", "tac").Runs("preview", RunsShell),
+		CodeIn: fzfCode},
+)
 
 var _ = register(
 	// bash's enable -f FILE NAME loads a builtin from a shared object: the

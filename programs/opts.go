@@ -50,6 +50,9 @@ func (s Spec) longTakes(name string) bool {
 	return slices.Contains(s.Long, name) || slices.Contains(s.Two, name)
 }
 
+// TakesShort reports a short option that takes a value.
+func (s Spec) TakesShort(c byte) bool { return s.shortTakes(c) }
+
 // shortTakes reports a short option that takes a value.
 func (s Spec) shortTakes(c byte) bool {
 	if strings.IndexByte(s.Short, c) >= 0 {

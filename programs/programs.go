@@ -162,6 +162,8 @@ type Program struct {
 	// ScriptOpt the option whose value is the script (php -f x.php).
 	RunVerb   string
 	ScriptOpt byte
+	// EvalVerb is the subcommand whose operand is code (crystal eval CODE).
+	EvalVerb string
 	// EditsOperands: the program may change any file it is given (an
 	// editor: vim -Es -c '%s/x/y/' -c wq F writes F with no redirect in
 	// sight); ReadOnly reports the arguments that make it only show them.
@@ -319,6 +321,9 @@ func Lookup(name string) *Program {
 		if strings.HasPrefix(n, pre) && len(n) > len(pre) {
 			return index[pre[:len(pre)-1]]
 		}
+	}
+	if ldsoName(n) {
+		return index["ld.so"]
 	}
 	// strip a version suffix: digits, dots, dashes and underscores
 	s := strings.TrimRight(n, "0123456789.-_")

@@ -18,7 +18,8 @@ var _ = register(
 	&Program{Name: "dash", Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
 	&Program{Name: "ksh", Names: []string{"mksh", "pdksh", "oksh"}, Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
 	&Program{Name: "ash", Names: []string{"yash", "posh"}, Kind: Shell, Opts: shellSpec, Inline: "c", Check: "n"},
-	&Program{Name: "fish", Kind: Shell, Opts: S("C", "init-command", "command"), Inline: "c", Check: "n", CheckLong: []string{"no-execute"}},
+	// fish -C CMD (--init-command) runs CMD before the rest
+	&Program{Name: "fish", Kind: Shell, Opts: S("", "command").Runs("C", RunsShell, "init-command", RunsShell), Inline: "c", Check: "n", CheckLong: []string{"no-execute"}},
 	&Program{Name: "csh", Names: []string{"tcsh"}, Kind: Shell, Inline: "c"},
 	// Windows shells (WSL, Git Bash, Cygwin, a Windows runner): cmd /c and
 	// powershell -Command are their -c. Their verbs are judged in judge.
