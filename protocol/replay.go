@@ -126,7 +126,7 @@ func Replay(each func(func(register.Entry) error) error, decide Decider, mustKee
 // say what happened the first time.
 //
 // Memory does not grow with the register: the latest grade per graded
-// entry is read first (a small map), each flag is counted as it is
+// entry is read first (a sorted table, 10 bytes a grade), each flag is counted as it is
 // re-decided, and only the changes (the report's list) are kept; whether a
 // changed call ran is asked of the tool_use_id index, or, for a bundle,
 // found by one more pass that looks only for the changed calls' ids.
@@ -217,7 +217,7 @@ func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep, emit func(*Chan
 				k.Status = KeepKept
 			}
 		}
-		g := grades[e.Seq]
+		g := grades.get(e.Seq)
 		fb, fa := isFlagDecision(e.Decision), isFlagDecision(d.Decision)
 		if fb {
 			rep.FlagsBefore++
@@ -320,22 +320,24 @@ func ReplayFrom(src Source, decide Decider, mustKeep []MustKeep, emit func(*Chan
 // latestGrades is the latest grade of every graded entry, read before the
 // replay (a grade comes after the flag it grades): from the register's
 // kind index, or by a pass over the stream.
-func latestGrades(src Source) (map[int64]string, error) {
-	grades := map[int64]string{}
+func latestGrades(src Source) (*gradeTable, error) {
+	grades := &gradeTable{}
+	var err error
 	if src.Index != nil {
-		err := src.Index.EachGrade(func(ref int64, label string) error {
-			grades[ref] = label
+		err = src.Index.EachGrade(grades.add)
+	} else {
+		err = src.Each(func(e register.Entry) error {
+			if e.Kind == register.KindGrade {
+				return grades.add(e.Ref, e.Label)
+			}
 			return nil
 		})
-		return grades, err
 	}
-	err := src.Each(func(e register.Entry) error {
-		if e.Kind == register.KindGrade {
-			grades[e.Ref] = strings.Clone(e.Label)
-		}
-		return nil
-	})
-	return grades, err
+	if err != nil {
+		return nil, err
+	}
+	grades.seal()
+	return grades, nil
 }
 
 // decisionName is d without the streamed row's memory behind it.

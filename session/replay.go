@@ -34,8 +34,11 @@ type Replay struct {
 	err      error // the first failed read of the index
 }
 
-// MaxRows bounds the rows an indexed replay memory holds.
-var MaxRows = 1 << 16
+// MaxRows bounds the rows an indexed replay memory holds: 64 full windows,
+// about 2.5 MiB of facts. At 1<<16 the rows were most of replay's heap at
+// 10M entries (issue 22: peak RSS under 64 MiB); a session that falls out
+// is read again from the index, which costs time, not answers.
+var MaxRows = 1 << 14
 
 type window struct {
 	session string
@@ -144,7 +147,7 @@ func (r *Replay) Add(e *register.Entry) {
 		return
 	}
 	w := r.window(e.SessionID, e.Seq)
-	r.push(w, &replayRow{SessionFact: register.SessionFact{Seq: e.Seq, Decision: strings.Clone(e.Decision), Facts: strings.Clone(e.Facts),
+	r.push(w, &replayRow{SessionFact: register.SessionFact{Seq: e.Seq, Decision: decisionName(e.Decision), Facts: strings.Clone(e.Facts),
 		Journaled: strings.Contains(e.Reason, register.JournaledMark)}, session: w.session, toolUseID: strings.Clone(e.ToolUseID)})
 }
 
@@ -207,3 +210,17 @@ func (m *ReplayMemory) SecretPrints() []judge.SecretPrint { return printsIn(m.ro
 
 // Unavailable says why the memory cannot answer.
 func (m *ReplayMemory) Unavailable() string { return m.unavail }
+
+// decisionName is d without the streamed row's memory behind it, and
+// without an allocation for the three names a row holds.
+func decisionName(d string) string {
+	switch d {
+	case "allow":
+		return "allow"
+	case "ask":
+		return "ask"
+	case "deny":
+		return "deny"
+	}
+	return strings.Clone(d)
+}
