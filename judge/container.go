@@ -13,7 +13,10 @@ import (
 // like SYS_ADMIN reach the host's devices and processes the same way.
 // Mounting the project or a build directory is everyday work and passes.
 // The host mount is a deny of medium severity: it is the means, and what
-// runs in the container (rm -rf /host) is judged too and speaks first.
+// runs in the container (rm -rf /host) is judged too and speaks first. A
+// credential store mounted read-only (-v ~/.aws:/root/.aws:ro, the way the
+// aws-cli image is documented) hands the container the secret, not the
+// host: it is the secret read it is (SECRET-READ, ask), not a deny.
 
 // Rules of this file.
 const (
@@ -27,7 +30,7 @@ var _ = rules(
 		Alternative: "mount only the project directory (-v \"$PWD\":/src)",
 		Matches:     "`docker`/`podman`/`nerdctl` `run`/`create` with `-v`/`--volume`/`--mount` whose host side is `/`, a system directory, home or above it, a credential store, or `docker.sock`",
 		Fire: []string{"docker run -v /:/host --privileged -it alpine chroot /host", "docker run --rm -v /etc:/mnt/etc alpine sh -c 'echo x >> /mnt/etc/passwd'",
-			"podman run -v ~/.ssh:/k alpine cat /k/id_rsa", "docker run --mount type=bind,source=/,target=/h ubuntu", "docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli docker run --privileged x"},
+			"podman run -v ~/.ssh:/k alpine cat /k/id_rsa", "docker run -v ~:/h:ro alpine ls /h", "docker run --mount type=bind,src=/,dst=/h,readonly alpine true", "docker run --mount type=bind,source=/,target=/h ubuntu", "docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli docker run --privileged x"},
 		Pass: []string{"docker run --rm -v \"$PWD\":/src -w /src golang:1.26 go test ./...", "docker run -v /home/user/proj/data:/data postgres", "docker run --rm alpine echo hi",
 			"docker ps -a", "docker run -v pgdata:/var/lib/postgresql/data postgres"}},
 	Rule{ID: RulePrivContainerPrivileged, Class: ClassPrivilege, Severity: SevHigh, Decision: Ask,
@@ -43,13 +46,17 @@ var _ = onExec(func(j *judge, x execution) {
 	if !ok {
 		return
 	}
-	for _, m := range h.Mounts {
+	for i, m := range h.Mounts {
 		if strings.HasSuffix(m, "/docker.sock") || strings.HasSuffix(m, "/podman.sock") {
 			j.add(RulePrivContainerHostRoot, x.detail)
 			return
 		}
 		p, ok := j.resolve(m, x.e.Dir)
 		if !ok {
+			continue
+		}
+		if h.ReadOnly[i] && j.isSecretPath(p) {
+			j.add(RuleSecretRead, x.detail)
 			continue
 		}
 		if j.exposesHost(p) {

@@ -27,6 +27,7 @@ var (
 // HostAccess is what a container run is given of the host.
 type HostAccess struct {
 	Mounts     []string // host paths bind-mounted (-v SRC:DST, --mount source=SRC)
+	ReadOnly   []bool   // Mounts[i] is read-only (-v SRC:DST:ro, --mount ...,readonly)
 	Privileged bool     // --privileged, --cap-add ALL/SYS_ADMIN, --pid=host, --userns=host with either
 }
 
@@ -65,16 +66,29 @@ func ContainerHost(name string, args []string) (h HostAccess, ok bool) {
 		}
 		switch opt {
 		case "-v", "--volume":
-			src, _, _ := strings.Cut(val, ":")
-			if strings.HasPrefix(src, "/") || strings.HasPrefix(src, "~") || strings.HasPrefix(src, "$") {
-				h.Mounts = append(h.Mounts, src)
+			parts := strings.Split(val, ":")
+			if src := parts[0]; strings.HasPrefix(src, "/") || strings.HasPrefix(src, "~") || strings.HasPrefix(src, "$") {
+				ro := false
+				if len(parts) > 2 {
+					for _, o := range strings.Split(parts[2], ",") {
+						ro = ro || o == "ro" || o == "readonly"
+					}
+				}
+				h.Mounts, h.ReadOnly = append(h.Mounts, src), append(h.ReadOnly, ro)
 			}
 		case "--mount":
+			src, ro := "", false
 			for _, kv := range strings.Split(val, ",") {
-				k, v, _ := strings.Cut(kv, "=")
-				if k == "source" || k == "src" {
-					h.Mounts = append(h.Mounts, v)
+				k, v, hasV := strings.Cut(kv, "=")
+				switch {
+				case k == "source" || k == "src":
+					src = v
+				case k == "readonly" || k == "ro":
+					ro = !hasV || v == "true" || v == "1"
 				}
+			}
+			if src != "" {
+				h.Mounts, h.ReadOnly = append(h.Mounts, src), append(h.ReadOnly, ro)
 			}
 		case "--privileged":
 			h.Privileged = val == "" || val == "true"

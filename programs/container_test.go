@@ -12,9 +12,12 @@ func TestContainerHost(t *testing.T) {
 		want HostAccess
 		ok   bool
 	}{
-		{"docker run -v /:/host alpine", HostAccess{Mounts: []string{"/"}}, true},
-		{"docker -H tcp://x run -it -v/etc:/e --privileged alpine", HostAccess{Mounts: []string{"/etc"}, Privileged: true}, true},
-		{"podman container run --mount type=bind,source=/root,target=/r x", HostAccess{Mounts: []string{"/root"}}, true},
+		{"docker run -v /:/host alpine", HostAccess{Mounts: []string{"/"}, ReadOnly: []bool{false}}, true},
+		{"docker -H tcp://x run -it -v/etc:/e --privileged alpine", HostAccess{Mounts: []string{"/etc"}, ReadOnly: []bool{false}, Privileged: true}, true},
+		{"podman container run --mount type=bind,source=/root,target=/r x", HostAccess{Mounts: []string{"/root"}, ReadOnly: []bool{false}}, true},
+		{"docker run -v ~/.aws:/root/.aws:ro -v /etc:/e:z,ro x", HostAccess{Mounts: []string{"~/.aws", "/etc"}, ReadOnly: []bool{true, true}}, true},
+		{"docker run --mount type=bind,src=/a,dst=/b,readonly --mount src=/c,dst=/d,readonly=false x", HostAccess{Mounts: []string{"/a", "/c"}, ReadOnly: []bool{true, false}}, true},
+		{"docker run -v /ro:/x x", HostAccess{Mounts: []string{"/ro"}, ReadOnly: []bool{false}}, true},
 		{"docker run --name db -e A=/ -v data:/d postgres -v /:/x", HostAccess{}, true},
 		{"docker run --pid host alpine", HostAccess{Privileged: true}, true},
 		{"docker run --cap-add=NET_ADMIN alpine", HostAccess{}, true},
