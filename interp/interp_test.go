@@ -120,6 +120,36 @@ func TestPythonLoops(t *testing.T) {
 	})
 }
 
+// TestLoopsOtherLangs: JS, Ruby and PHP loops and callbacks over a
+// directory's listing bind their variable to a pattern of it, as
+// python's do; truncation is a write; a promise's module and fork's
+// execArgv are followed.
+func TestLoopsOtherLangs(t *testing.T) {
+	check(t, []tcase{
+		{"js", `const fs=require("fs"),p=require("os").homedir()+"/Documents";for(const f of fs.readdirSync(p))fs.writeFileSync(p+"/"+f,"")`, "write ?/home/u/Documents/*"},
+		{"js", `const fs = require("fs"); const d = "/home/u/Pictures"; fs.readdirSync(d).forEach(function (n) { fs.unlinkSync(d + "/" + n) })`, "rm ?/home/u/Pictures/*"},
+		{"js", `const {globSync} = require("glob"); for (const f of globSync("/srv/data/**")) require("fs").rmSync(f)`, "rm -r ?/srv/data/**"},
+		{"js", `for (const k in {a: 1}) console.log(k)`, ""},
+		{"js", `require("fs").truncateSync(require("os").homedir()+"/Documents/thesis.tex",0)`, "write /home/u/Documents/thesis.tex"},
+		{"js", `import("fs/promises").then(f=>f.rm(require("os").homedir(),{recursive:true,force:true}))`, "rm -r /home/u"},
+		{"js", `(async () => { const fs = await import("node:fs/promises"); await fs.rm("/home/u/x", {recursive: true}) })()`, "rm -r /home/u/x"},
+		{"js", `import("fs/promises").then(f => f.readFile("package.json"))`, "read package.json"},
+		{"js", "require(\"child_process\").fork(\"/dev/null\",{execArgv:[\"-e\",\"require(`fs`).rmSync(require(`os`).homedir(),{recursive:true})\"]})", "exec node -e require(`fs`).rmSync(require(`os`).homedir(),{recursive:true}) /dev/null"},
+		{"js", `require("child_process").fork("worker.js", ["a"])`, "exec node worker.js a"},
+		{"ruby", `Dir.glob(File.join(Dir.home,"Documents","*")).each{|f| File.write(f,"")}`, "write ?/home/u/Documents/*"},
+		{"ruby", `Dir.children("/home/u/Music").each do |n| File.delete(File.join("/home/u/Music", n)) end`, "rm ?/home/u/Music/*"},
+		{"ruby", `Dir["/home/u/Videos/*"].each { |f| File.truncate(f, 0) }`, "write ?/home/u/Videos/*"},
+		{"ruby", `for f in Dir.glob("/home/u/x/*") do FileUtils.rm_f(f) end`, "rm ?/home/u/x/*"},
+		{"ruby", `Dir.glob("/home/u/x/*.log") { |f| File.delete(f) }`, "rm ?/home/u/x/*.log"},
+		{"ruby", `[1, 2].each { |x| puts x }`, ""},
+		{"ruby", `FileUtils.remove_entry(Etc.getpwuid.dir)`, "rm -r /home/u"},
+		{"python", `import os; os.truncate(os.path.expanduser("~/Documents/thesis.tex"), 0)`, "write /home/u/Documents/thesis.tex"},
+		{"php", `foreach (glob(getenv("HO"."ME")."/Documents/*") as $f) file_put_contents($f, "");`, "write ?/home/u/Documents/*"},
+		{"php", `foreach (scandir("/home/u/Music") as $i => $f) unlink("/home/u/Music/$f");`, "rm ?/home/u/Music/*"},
+		{"php", `foreach ([1, 2] as $x) echo $x;`, ""},
+	})
+}
+
 func TestJS(t *testing.T) {
 	check(t, []tcase{
 		{"js", `require('fs').rmSync(require('os').homedir(), {recursive: true, force: true})`, "rm -r /home/u"},

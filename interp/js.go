@@ -47,12 +47,51 @@ func (jsSpec) visit(e *eval, n *node) bool {
 		e.assign(n, "identifier", "")
 	case "augmented_assignment_expression":
 		e.assign(n, "identifier", "+=")
+	case "for_in_statement": // for (const f of fs.readdirSync(d)): f is one of its names
+		if op := n.get("operator"); op != nil && op.text() == "of" {
+			if l, it := n.get("left"), e.value(n.get("right")); l != nil && l.kind == "identifier" && it.elem != nil {
+				e.vars[l.text()] = *it.elem
+			}
+		}
 	case "call_expression":
 		jsCall(e, n)
 	case "new_expression":
 		jsNew(e, n)
 	}
 	return true
+}
+
+// jsCallback binds the first parameter of a callback handed to a method
+// of obj to what the method passes it: a promise's value (import(m).then(
+// f => f.rm(...)): the module), an element of a list of names
+// (readdirSync(d).forEach(f => ...)). The body is read after the call, so
+// its uses of the parameter see the binding.
+func jsCallback(e *eval, method string, obj val, n *node) {
+	var v val
+	switch method {
+	case "then":
+		v = obj
+	case "forEach", "map", "flatMap", "filter", "some", "every":
+		if obj.elem == nil {
+			return
+		}
+		v = *obj.elem
+	default:
+		return
+	}
+	for _, k := range n.get("arguments").namedKids() {
+		if k.kind != "arrow_function" && k.kind != "function_expression" && k.kind != "function" {
+			continue
+		}
+		p := k.get("parameter")
+		if ps := k.get("parameters"); p == nil && ps != nil {
+			p = ps.namedKids0()
+		}
+		if p != nil && p.kind == "identifier" {
+			e.vars[p.text()] = v
+		}
+		return
+	}
 }
 
 // jsBind binds a declaration's name or destructuring pattern.
@@ -115,6 +154,9 @@ func jsCallee(e *eval, fn *node) (string, val) {
 			return "require", val{ref: "require"}
 		}
 	}
+	if fn.kind == "import" {
+		return "require", val{ref: "require"} // import("fs/promises"): the module, as require's
+	}
 	v := e.value(fn)
 	return v.ref, v
 }
@@ -127,6 +169,11 @@ func jsCall(e *eval, n *node) {
 	args := jsArgs(e, n)
 	pos := positional(args)
 	at := func(i int) val { return argAt(pos, i) }
+	if fn.kind == "member_expression" {
+		if p := fn.get("property"); p != nil {
+			jsCallback(e, p.text(), e.value(fn.get("object")), n)
+		}
+	}
 	ref, fv := jsCallee(e, fn)
 	if ref == "" {
 		if fn.kind == "subscript_expression" {
@@ -161,7 +208,27 @@ func jsCall(e *eval, n *node) {
 			e.runValue(ref, at(0), true)
 			return
 		}
-	case "spawn", "spawnSync", "execFile", "execFileSync", "fork":
+	case "fork":
+		// fork(module, args, {execArgv, execPath}) runs node with
+		// execArgv (-e CODE runs CODE), then the module and its arguments
+		if strings.HasPrefix(ref, "child_process.") {
+			o := opts(1)
+			var args []val
+			if len(pos) > 1 && pos[1].isList {
+				args, o = pos[1].list, opts(2)
+			}
+			argv := []val{lit("node")}
+			if x, ok := o.kw["execPath"]; ok {
+				argv[0] = x
+			}
+			if x, ok := o.kw["execArgv"]; ok && x.isList {
+				argv = append(argv, x.list...)
+			}
+			argv = append(append(argv, at(0)), args...)
+			e.command(ref, false, val{}, argv)
+			return
+		}
+	case "spawn", "spawnSync", "execFile", "execFileSync":
 		if strings.HasPrefix(ref, "child_process.") {
 			argv := []val{at(0)}
 			k := 1
@@ -208,6 +275,8 @@ func jsCall(e *eval, n *node) {
 		if anyEnv(pos[min(1, len(pos)):]) {
 			e.envDump(ref)
 		}
+	case "fs.truncateSync", "fs.truncate":
+		e.write(ref, at(0), false) // emptied in place, as writeFileSync(p, "")
 	case "fs.appendFileSync", "fs.appendFile":
 		e.write(ref, at(0), true)
 	case "fs.copyFileSync", "fs.copyFile", "fs.cpSync", "fs.cp", "fs.renameSync", "fs.rename", "fs.symlinkSync", "fs.copySync", "fs.moveSync":
@@ -478,6 +547,12 @@ func jsCallValue(e *eval, n *node) val {
 		return flow(n, at(0))
 	case "os.homedir":
 		return e.home()
+	case "fs.readdirSync", "fs.readdir":
+		return names(pattern("*", false)) // the names in the directory (pyiter.go)
+	case "glob.sync", "glob.globSync", "glob.glob", "fs.globSync", "fs.glob", "fg.sync", "globSync":
+		if p := at(0); p.static {
+			return names(pattern(p.s, strings.Contains(p.s, "**")))
+		}
 	case "os.tmpdir":
 		return lit("/tmp")
 	case "process.cwd", "Deno.cwd":

@@ -10,6 +10,16 @@ func (phpSpec) visit(e *eval, n *node) bool {
 		e.assign(n, "variable_name", "")
 	case "augmented_assignment_expression":
 		e.assign(n, "variable_name", ".=")
+	case "foreach_statement": // foreach (glob(p) as $f), foreach (scandir(d) as $k => $f)
+		if k := n.namedKids(); len(k) > 1 {
+			v := k[1]
+			if kk := v.namedKids(); v.kind == "pair" && len(kk) > 0 {
+				v = kk[len(kk)-1]
+			}
+			if it := e.value(k[0]); v.kind == "variable_name" && it.elem != nil {
+				e.vars[v.text()] = *it.elem
+			}
+		}
 	case "function_call_expression":
 		phpCall(e, n)
 	case "shell_command_expression":
@@ -224,6 +234,12 @@ func phpCallValue(e *eval, n *node) val {
 	}
 	at := func(i int) val { return argAt(pos, i) }
 	switch name {
+	case "glob":
+		if p := at(0); p.static {
+			return names(pattern(p.s, false))
+		}
+	case "scandir":
+		return names(pattern("*", false)) // the names in the directory (pyiter.go)
 	case "getenv":
 		if len(pos) == 0 {
 			return val{s: "getenv()", env: true}

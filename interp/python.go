@@ -210,6 +210,8 @@ func pyCall(e *eval, n *node) {
 		e.del(ref, at(0), false, false)
 	case "os.rmdir", "os.removedirs":
 		e.del(ref, at(0), false, true)
+	case "os.truncate":
+		e.write(ref, at(0), false) // emptied (or cut) in place, as open(p, "w")
 	case "open", "io.open", "codecs.open", "builtins.open":
 		mode := lit("r")
 		if len(pos) > 1 {

@@ -13,6 +13,10 @@ func (rbSpec) visit(e *eval, n *node) bool {
 		}
 	case "operator_assignment":
 		e.assign(n, "identifier", "+=")
+	case "for": // for f in Dir.glob(p)
+		if v, it := n.get("pattern"), e.value(n.get("value").namedKids0()); v != nil && v.kind == "identifier" && it.elem != nil {
+			e.vars[v.text()] = *it.elem
+		}
 	case "call":
 		rbCall(e, n)
 	case "subshell": // `cmd` and %x{cmd}
@@ -64,6 +68,9 @@ func rbCall(e *eval, n *node) {
 	}
 	pos := positional(args)
 	at := func(i int) val { return argAt(pos, i) }
+	if b := n.get("block"); b != nil {
+		rbBlock(e, name, recv, n, b)
+	}
 	// obj.send(:system, "id"), Kernel.public_send("sys"+"tem", ...)
 	if base := strings.TrimPrefix(name[strings.LastIndexByte(name, '.')+1:], ""); base == "send" || base == "public_send" || base == "__send__" {
 		m := at(0)
@@ -138,7 +145,7 @@ func rbCall(e *eval, n *node) {
 		e.del(name, at(0), false, true)
 	case "File.read", "File.readlines", "File.binread", "IO.read", "IO.readlines", "File.foreach", "IO.binread":
 		e.read(name, at(0))
-	case "File.write", "File.binwrite", "IO.write":
+	case "File.write", "File.binwrite", "IO.write", "File.truncate":
 		e.write(name, at(0), false)
 		if anyEnv(pos[min(1, len(pos)):]) {
 			e.envDump(name)
@@ -170,6 +177,30 @@ func rbCall(e *eval, n *node) {
 		if (strings.HasSuffix(name, ".write") || strings.HasSuffix(name, ".puts") || strings.HasSuffix(name, ".print")) && anyEnv(pos) {
 			e.envDump(name)
 		}
+	}
+}
+
+// rbBlock binds a block's first parameter to what the call yields it:
+// an element of a list of paths or names (Dir.glob(p).each { |f| },
+// Dir.children(d).each), or the paths the call itself walks
+// (Dir.glob(p) { |f| }, Dir.each_child(d) { |f| }, Dir.foreach(d)).
+func rbBlock(e *eval, name string, recv val, call, b *node) {
+	var it val
+	switch name {
+	case ".each", ".map", ".each_with_index", ".select", ".reject", ".filter", ".flat_map", ".each_entry", ".collect", ".find_all":
+		it = recv
+	default:
+		it = e.value(call) // Dir.glob(p) { |f| }: rbCallValue's list
+	}
+	if it.elem == nil {
+		return
+	}
+	ps := b.get("parameters")
+	if ps == nil {
+		return
+	}
+	if p := ps.namedKids0(); p != nil && p.kind == "identifier" {
+		e.vars[p.text()] = *it.elem
 	}
 }
 
@@ -233,6 +264,9 @@ func (rbSpec) value(e *eval, n *node) (val, bool) {
 		if obj.ref == "ENV" {
 			return e.getenv(idx), true
 		}
+		if obj.ref == "Dir" && idx.static { // Dir["~/x/*"]: Dir.glob's
+			return names(pattern(idx.s, strings.Contains(idx.s, "**"))), true
+		}
 		if obj.isList && idx.isNum && idx.num < len(obj.list) {
 			return obj.list[idx.num], true
 		}
@@ -269,6 +303,14 @@ func rbCallValue(e *eval, n *node) val {
 	switch name {
 	case "Dir.home", "Etc.getpwuid.dir":
 		return e.home()
+	case "Etc.getpwuid":
+		return val{ref: name} // the user's entry: its .dir is the home directory
+	case "Dir.glob", "Dir.[]":
+		if p := at(0); p.static {
+			return names(pattern(p.s, strings.Contains(p.s, "**")))
+		}
+	case "Dir.children", "Dir.entries", "Dir.each_child", "Dir.foreach":
+		return names(pattern("*", false))
 	case "sprintf", "format", "Kernel.sprintf", "Kernel.format":
 		if len(pos) > 0 && pos[0].static {
 			return printfValue(pos[0].s, pos[1:])

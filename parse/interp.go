@@ -53,12 +53,34 @@ func (w *walker) interpreter(sc *scope, c *cmd, name, lang string) {
 			w.taint = false
 		}
 	case script:
-		if a, ok := firstOperand(c.argv[1:], programs.Lookup(name).Opts.Short); !ok || !w.runWritten(c, []arg{a}, lang) {
+		a, ok := firstOperand(c.argv[1:], programs.Lookup(name).Opts.Short)
+		if !ok || !w.runWritten(c, []arg{a}, lang) {
 			w.emit(c)
+		}
+		if ok && a.Static && codeLikeOperand(a.Value) {
+			// ruby -Ke 'system(...)': -K took the e, so the code is the
+			// script's name; an option read one way by the model and
+			// another by some version of the interpreter must not hide
+			// code, and no file is named like this: it is read as code too
+			// (what it finds, if anything, is judged)
+			inner := *c
+			inner.stdin = nil
+			w.scanCode(&inner, a.Value, lang, Origin{Kind: OriginInterpreter, Depth: c.origin.Depth + 1, Via: name + " operand"})
 		}
 	default:
 		w.stdinCode(c, name, lang)
 	}
+}
+
+// codeLikeOperand reports a script operand that reads as code, not as a
+// file's name: it holds a quote, a backtick, a newline, a semicolon, or a
+// call's parentheses.
+func codeLikeOperand(v string) bool {
+	if strings.ContainsAny(v, "\"'`\n;") {
+		return true
+	}
+	i := strings.IndexByte(v, '(')
+	return i > 0 && strings.IndexByte(v[i:], ')') > 0
 }
 
 // checksOnly reports that c only checks its code's syntax, by the program
@@ -241,6 +263,7 @@ var langPats = sync.OnceValue(func() map[string][]callPat {
 			pats("rm -r", `\b(?:rmtree|remove_tree)\b\s*\(?`),
 			pats("rm", `\bunlink\b\s*\(?`),
 			pats("rmdir", `\brmdir\b\s*\(?`),
+			pats("truncate", `\btruncate\b\s*\(?`),
 		),
 		"ruby": concat(
 			pats("shell", `\b(?:system|exec|spawn|IO\.popen|Open3\.\w+)\b\s*\(?`),
@@ -324,6 +347,11 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 				if len(items) == 0 {
 					items = []codeItem{{val: exprText(rest)}} // unlink glob(...): no parentheses
 				}
+				if v := strings.TrimSpace(items[0].val); v == "$_" || strings.HasPrefix(v, "for") {
+					if list := perlPostfixFor(rest); list != "" {
+						items[0] = codeItem{val: list} // unlink $_ for glob(...): what $_ ranges over
+					}
+				}
 				items = perlPaths(items, w.opt.Home) // glob(...), <...>, $ENV{HOME} (perlglob.go)
 			}
 			w.codeCall(c, p.kind, items, rest, o)
@@ -406,6 +434,8 @@ func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o 
 		switch kind {
 		case "rm -r":
 			flags = []string{"-rf"}
+		case "truncate":
+			flags = []string{"-s", "0"} // truncate(F, 0): emptied, as truncate -s 0 F
 		case "rm?":
 			kind = "rm"
 			if strings.Contains(strings.ReplaceAll(rest, " ", ""), "recursive:true") {

@@ -21,7 +21,38 @@ var (
 	perlEnvHome = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\$ENV\{\s*['"]?HOME['"]?\s*\}`)
 	})
+	// the home directory joined to a string: $ENV{HOME} . "/x" or the
+	// user's passwd entry, (getpwuid $<)[7] . "/x", read as "$ENV{HOME}/x"
+	perlHomeConcat = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:\(\s*getpwuid\s*\(?\s*\$(?:<|>|UID|EUID|REAL_USER_ID)\s*\)?\s*\)\s*\[\s*7\s*\]|\$ENV\{\s*['"]?HOME['"]?\s*\})\s*\.\s*"`)
+	})
+	perlOneString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^"([^"\n]*)"$`) })
 )
+
+// perlPostfixFor is the list of a statement's postfix loop, `unlink $_
+// for glob(...)`, `truncate $_, 0 foreach LIST`: what $_ ranges over, ""
+// when the statement has none. rest is the text after the call's name.
+func perlPostfixFor(rest string) string {
+	stmt := rest
+	if i := strings.IndexAny(stmt, ";\n"); i >= 0 {
+		stmt = stmt[:i]
+	}
+	for _, kw := range []string{"foreach", "for"} {
+		for i := 0; i < len(stmt); {
+			k := strings.Index(stmt[i:], kw)
+			if k < 0 {
+				break
+			}
+			at := i + k
+			end := at + len(kw)
+			if (at == 0 || stmt[at-1] == ' ' || stmt[at-1] == '\t') && end < len(stmt) && (stmt[end] == ' ' || stmt[end] == '\t' || stmt[end] == '(') {
+				return strings.TrimSpace(stmt[end:])
+			}
+			i = end
+		}
+	}
+	return ""
+}
 
 // perlPaths rewrites the arguments of a perl deletion: a glob call or
 // operator becomes its pattern, $ENV{HOME} the home directory (when
@@ -30,6 +61,14 @@ func perlPaths(items []codeItem, home string) []codeItem {
 	out := make([]codeItem, 0, len(items))
 	for _, it := range items {
 		v := strings.TrimSpace(it.val)
+		if !it.static {
+			if h := perlHomeConcat().ReplaceAllString(v, `"$$ENV{HOME}`); h != v {
+				if m := perlOneString().FindStringSubmatch(h); m != nil {
+					h = m[1] // (getpwuid $<)[7] . "/x": the string "$ENV{HOME}/x"
+				}
+				v = h
+			}
+		}
 		glob := false
 		if m := perlGlobCall().FindStringSubmatch(v); m != nil {
 			v, glob = m[2], true

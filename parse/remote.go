@@ -138,8 +138,15 @@ func (w *walker) stdinReader(c *cmd, name string) output {
 	}
 	out := w.plain(c, name) // its SQL or script operands are still read
 	if in != nil && !in.file && in.static {
-		// echo '!rm -rf ~/x' | ed -s: the commands it embeds (foreign.go)
-		w.foreignCode(c, in.text, "", Origin{Kind: OriginInterpreter, Depth: c.origin.Depth + 1, Via: name + " stdin"})
+		o := Origin{Kind: OriginInterpreter, Depth: c.origin.Depth + 1, Via: name + " stdin"}
+		if lang := programs.Lookup(name).Lang; lang == "awk" || programs.Scanned(lang) {
+			inner := *c
+			inner.stdin = nil
+			w.scanCode(&inner, in.text, lang, o) // awk -f /dev/stdin: its program, read as awk's
+		} else {
+			// echo '!rm -rf ~/x' | ed -s: the commands it embeds (foreign.go)
+			w.foreignCode(c, in.text, "", o)
+		}
 	}
 	return out
 }

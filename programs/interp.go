@@ -69,7 +69,8 @@ var _ = register(
 	// m4's syscmd and esyscmd run shell commands.
 	&Program{Name: "m4", Kind: Interpreter, Lang: "m4", Opts: S("DUIdlo")},
 	&Program{Name: "awk", Names: []string{"gawk", "mawk", "nawk"}, Kind: Reader, Lang: "awk", Opts: S("fvF"),
-		CodeIn: awkCode, Outputs: awkOutputs, Inputs: awkInputs, Zeroes: awkZeroes},
+		CodeIn: awkCode, Outputs: awkOutputs, Inputs: awkInputs, Zeroes: awkZeroes,
+		StdinCode: func(a []string) bool { return optIsStdin(a, "-f", "--file") }}, // awk -f /dev/stdin
 )
 
 var jsInlineLong = []string{"eval", "print"}
