@@ -147,6 +147,32 @@ func TestLoopsOtherLangs(t *testing.T) {
 		{"php", `foreach (glob(getenv("HO"."ME")."/Documents/*") as $f) file_put_contents($f, "");`, "write ?/home/u/Documents/*"},
 		{"php", `foreach (scandir("/home/u/Music") as $i => $f) unlink("/home/u/Music/$f");`, "rm ?/home/u/Music/*"},
 		{"php", `foreach ([1, 2] as $x) echo $x;`, ""},
+		{"php", `array_map("unlink", glob(getenv("HOME")."/Documents/*"));`, "rm ?/home/u/Documents/*"},
+		{"php", `$l = ["/etc/passwd", "a.txt"]; array_walk($l, "unlink");`, "rm /etc/passwd; rm a.txt"},
+		{"php", `array_map("strtoupper", ["a"]);`, ""},
+		{"php", `$h = $_SERVER["HOME"]; foreach (new RecursiveIteratorIterator(new RecursiveDirectoryIterator($h)) as $f) @unlink($f);`, "rm -r ?/home/u/*"},
+		{"php", `foreach (new DirectoryIterator("cache") as $f) echo $f;`, ""},
+	})
+}
+
+// TestSpawnLibraries: the process libraries of each language run what
+// they are given, as the standard ones do.
+func TestSpawnLibraries(t *testing.T) {
+	check(t, []tcase{
+		{"js", `const {execa} = require("execa"); execa("rm", ["-rf", require("os").homedir()])`, "exec rm -rf /home/u"},
+		{"js", `require("shelljs").rm("-rf", require("os").homedir())`, "rm -r /home/u"},
+		{"js", `require("shelljs").exec("git status")`, "sh git status"},
+		{"js", "import {$} from \"bun\"; await $`rm -rf ~/Documents`", "sh rm -rf ~/Documents"},
+		{"js", "await Bun.$`rm -rf ${require(\"os\").homedir()}`", "sh rm -rf /home/u"},
+		{"js", "await $`ls -la`", "sh ls -la"},
+		{"js", `new Deno.Command("rm", {args: ["-rf", Deno.env.get("HOME")]}).outputSync()`, "exec rm -rf /home/u"},
+		{"python", `import sh; sh.rm("-rf", "/home/user")`, "exec rm -rf /home/user"},
+		{"python", `sh.wait()`, ""},
+		{"python", `import os; fd = os.open(os.path.expanduser("~/Documents/t.tex"), os.O_WRONLY | os.O_TRUNC)`, "write /home/u/Documents/t.tex"},
+		{"python", `import os; fd = os.open("x.txt", os.O_RDONLY)`, ""},
+		{"ruby", `require "pathname"; Pathname.new(Dir.home).rmtree`, "rm -r /home/u"},
+		{"ruby", `Pathname(Dir.home).join("Documents").rmtree`, "rm -r /home/u/Documents"},
+		{"ruby", `puts Pathname.new("a").join("b")`, ""},
 	})
 }
 

@@ -175,6 +175,9 @@ func jsCall(e *eval, n *node) {
 		}
 	}
 	ref, fv := jsCallee(e, fn)
+	if ref == "" && fn.kind == "identifier" && fn.text() == "$" {
+		ref = "$" // zx's global $
+	}
 	if ref == "" {
 		if fn.kind == "subscript_expression" {
 			if idx := e.value(fn.get("index")); !idx.static {
@@ -251,6 +254,30 @@ func jsCall(e *eval, n *node) {
 		}
 	}
 	switch ref {
+	case "execa.execa", "execa.execaSync", "execa.sync", "execa", "execa.default", "execa.execaNode":
+		argv := []val{at(0)}
+		if ref == "execa.execaNode" {
+			argv = []val{lit("node"), at(0)}
+		}
+		if len(pos) > 1 && pos[1].isList {
+			argv = append(argv, pos[1].list...)
+		}
+		e.command(ref, false, val{}, argv)
+	case "execa.execaCommand", "execa.execaCommandSync", "execa.command", "execa.commandSync", "shelljs.exec", "cross-spawn.sync":
+		e.runValue(ref, at(0), ref != "cross-spawn.sync")
+	case "shelljs.rm":
+		// shelljs.rm("-rf", p...): the flags first, as rm's
+		r := len(pos) > 0 && pos[0].static && strings.HasPrefix(pos[0].s, "-") && strings.ContainsAny(pos[0].s, "rR")
+		for _, p := range pos {
+			if !(p.static && strings.HasPrefix(p.s, "-")) {
+				e.del(ref, p, r, false)
+			}
+		}
+	case "$", "bun.$", "Bun.$", "zx.$", "execa.$":
+		// $`rm -rf ${dir}` (zx, Bun, execa): a shell line, each ${} one word
+		if a := n.get("arguments"); a != nil && a.kind == "template_string" {
+			e.command(ref, true, e.value(a), nil)
+		}
 	case "Bun.spawn", "Bun.spawnSync":
 		e.runValue(ref, at(0), false)
 	case "Deno.run":
@@ -329,6 +356,13 @@ func jsNew(e *eval, n *node) {
 	ref := e.value(c).ref
 	pos := positional(jsArgs(e, n))
 	switch ref {
+	case "Deno.Command":
+		// new Deno.Command("rm", {args: [...]}): the program and its args
+		argv := []val{argAt(pos, 0)}
+		if a, ok := argAt(pos, 1).kw["args"]; ok && a.isList {
+			argv = append(argv, a.list...)
+		}
+		e.command("new Deno.Command", false, val{}, argv)
 	case "Function", "AsyncFunction", "vm.Script":
 		if len(pos) > 0 {
 			e.dynamic("new "+ref, pos[len(pos)-1], "js")

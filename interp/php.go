@@ -34,9 +34,12 @@ func (phpSpec) visit(e *eval, n *node) bool {
 	return true
 }
 
-func phpArgs(e *eval, n *node) []val {
+func phpArgs(e *eval, n *node) []val { return phpArgList(e, n.get("arguments")) }
+
+// phpArgList is the values of an arguments node.
+func phpArgList(e *eval, args *node) []val {
 	var out []val
-	for _, a := range n.get("arguments").namedKids() {
+	for _, a := range args.namedKids() {
 		if a.kind == "argument" {
 			if k := a.namedKids(); len(k) > 0 {
 				out = append(out, e.value(k[len(k)-1]))
@@ -85,6 +88,34 @@ func phpCall(e *eval, n *node) {
 			pos = pos[0].list
 		}
 	}
+	if name == "array_map" || name == "array_walk" {
+		// array_map("unlink", glob(p)), array_walk($list, "unlink"): the
+		// function named is called with each element
+		fi, li := 0, 1
+		if name == "array_walk" {
+			fi, li = 1, 0
+		}
+		f, l := argAt(pos, fi), argAt(pos, li)
+		if !f.static || f.isList {
+			return
+		}
+		var each []val
+		switch {
+		case l.elem != nil:
+			each = []val{*l.elem}
+		case l.isList:
+			each = l.list
+		}
+		for _, x := range each {
+			phpApply(e, strings.ToLower(f.s), []val{x})
+		}
+		return
+	}
+	phpApply(e, name, pos)
+}
+
+// phpApply records what the function name does called with pos.
+func phpApply(e *eval, name string, pos []val) {
 	at := func(i int) val { return argAt(pos, i) }
 	switch name {
 	case "system", "exec", "shell_exec", "passthru", "popen", "proc_open":
@@ -218,8 +249,40 @@ func (phpSpec) value(e *eval, n *node) (val, bool) {
 		return out, true
 	case "function_call_expression":
 		return phpCallValue(e, n), true
+	case "object_creation_expression":
+		return phpNewValue(e, n), true
 	}
 	return val{}, false
+}
+
+// phpNewValue is what the directory iterators range over, as glob's
+// (pyiter.go): new DirectoryIterator($d) the entries of $d, the
+// recursive one every path below it; RecursiveIteratorIterator and
+// IteratorIterator yield what they wrap.
+func phpNewValue(e *eval, n *node) val {
+	c, args := n.first("name", "qualified_name"), n.first("arguments")
+	if c == nil || args == nil {
+		return unknown(n)
+	}
+	pos := phpArgList(e, args)
+	d := argAt(pos, 0)
+	switch strings.TrimPrefix(c.text(), `\`) {
+	case "RecursiveIteratorIterator", "IteratorIterator", "CallbackFilterIterator", "RecursiveCallbackFilterIterator":
+		return d
+	case "DirectoryIterator", "FilesystemIterator":
+		if d.static {
+			return names(pattern(strings.TrimSuffix(d.s, "/")+"/*", false))
+		}
+	case "RecursiveDirectoryIterator":
+		if d.static {
+			return names(pattern(strings.TrimSuffix(d.s, "/")+"/*", true))
+		}
+	case "GlobIterator":
+		if d.static {
+			return names(pattern(d.s, false))
+		}
+	}
+	return flow(n, pos...)
 }
 
 func phpCallValue(e *eval, n *node) val {

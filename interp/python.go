@@ -165,6 +165,10 @@ func pyCall(e *eval, n *node) {
 		e.dup2 = true
 	}
 	shellKw, _ := keyword(args, "shell")
+	if prog, ok := strings.CutPrefix(ref, "sh."); ok && prog != "" && !strings.Contains(prog, ".") && prog != "Command" {
+		e.command(ref, false, val{}, append([]val{lit(prog)}, pos...)) // the sh module: sh.rm("-rf", p) runs rm
+		return
+	}
 	switch ref {
 	case "os.system", "os.popen", "commands.getoutput", "commands.getstatusoutput", "subprocess.getoutput", "subprocess.getstatusoutput", "platform.popen":
 		e.runValue(ref, at(0), true)
@@ -212,6 +216,13 @@ func pyCall(e *eval, n *node) {
 		e.del(ref, at(0), false, true)
 	case "os.truncate":
 		e.write(ref, at(0), false) // emptied (or cut) in place, as open(p, "w")
+	case "os.open":
+		// os.open(p, os.O_WRONLY | os.O_TRUNC): the flags say a write
+		if len(args) > 1 && args[1].n != nil {
+			if fl := args[1].n.text(); strings.Contains(fl, "O_TRUNC") || strings.Contains(fl, "O_WRONLY") || strings.Contains(fl, "O_RDWR") {
+				e.write(ref, at(0), strings.Contains(fl, "O_APPEND") && !strings.Contains(fl, "O_TRUNC"))
+			}
+		}
 	case "open", "io.open", "codecs.open", "builtins.open":
 		mode := lit("r")
 		if len(pos) > 1 {

@@ -133,6 +133,12 @@ func rbCall(e *eval, n *node) {
 		}
 	case "File.open", "File.new", "IO.open":
 		rbOpen(e, name, at(0), pos)
+	case "Pathname.rmtree":
+		e.del(name, rbPathOf(recv), true, false)
+	case "Pathname.delete", "Pathname.unlink":
+		e.del(name, rbPathOf(recv), false, false)
+	case "Pathname.write", "Pathname.binwrite", "Pathname.truncate":
+		e.write(name, rbPathOf(recv), false)
 	case "FileUtils.rm_rf", "FileUtils.rm_r", "FileUtils.remove_dir", "FileUtils.remove_entry", "FileUtils.remove_entry_secure", "FileUtils.rmtree", "FileUtils.remove_tree":
 		for _, p := range rbPaths(at(0)) {
 			e.del(name, p, true, false)
@@ -202,6 +208,12 @@ func rbBlock(e *eval, name string, recv val, call, b *node) {
 	if p := ps.namedKids0(); p != nil && p.kind == "identifier" {
 		e.vars[p.text()] = *it.elem
 	}
+}
+
+// rbPathOf is a Pathname's path as a plain value.
+func rbPathOf(v val) val {
+	v.ref = ""
+	return v
 }
 
 // rbPaths lists a path or an array of paths (FileUtils takes both).
@@ -305,6 +317,21 @@ func rbCallValue(e *eval, n *node) val {
 		return e.home()
 	case "Etc.getpwuid":
 		return val{ref: name} // the user's entry: its .dir is the home directory
+	case "Pathname.new", "Pathname", "Pathname.home", "Pathname.join", "Pathname.+", "Pathname./", "Pathname.expand_path":
+		// a Pathname is its path, with the methods of Pathname
+		var v val
+		switch name {
+		case "Pathname.home":
+			v = e.home()
+		case "Pathname.join", "Pathname.+", "Pathname./":
+			v = join(append([]val{recv}, pos...), true)
+		case "Pathname.expand_path":
+			v = e.expanduser(recv)
+		default:
+			v = e.expanduser(at(0))
+		}
+		v.ref = "Pathname"
+		return v
 	case "Dir.glob", "Dir.[]":
 		if p := at(0); p.static {
 			return names(pattern(p.s, strings.Contains(p.s, "**")))

@@ -43,7 +43,9 @@ var (
 			// the same root by the APIs of other languages: Common Lisp,
 			// Emacs Lisp, Elixir, Ruby's Etc, the JVM, Go, Rust, Haskell,
 			// Crystal, Nim, Swift, Perl's File::HomeDir
-			`\(\s*user-homedir-pathname\s*\)|\(\s*(?:[\w-]+:{1,2})?getenv\s+"HOME"\s*\)|\(\s*expand-file-name\s+"~/?"\s*\)|\bSystem\.user_home!?(?:\(\))?|\bEtc\.getpwuid(?:\([^()]*\))?\.dir\b|\bSystem\.getProperty\(\s*["']user\.home["']\s*\)|\bos\.UserHomeDir\(\)|\b(?:std::env::|dirs::|home::)?home_dir\(\)|\bgetHomeDirectory\b|\bPath\.home\b(?:\(\))?|\bgetHomeDir\(\)|\bhomeDirectoryForCurrentUser(?:\.path)?|\bFile::HomeDir->my_home\b`)
+			`\(\s*user-homedir-pathname\s*\)|\(\s*(?:[\w-]+:{1,2})?getenv\s+"HOME"\s*\)|\(\s*expand-file-name\s+"~/?"\s*\)|\bSystem\.user_home!?(?:\(\))?|\bEtc\.getpwuid(?:\([^()]*\))?\.dir\b|\bSystem\.getProperty\(\s*["']user\.home["']\s*\)|\bos\.UserHomeDir\(\)|\b(?:std::env::|dirs::|home::)?home_dir\(\)|\bgetHomeDirectory\b|\bPath\.home\b(?:\(\))?|\bgetHomeDir\(\)|\bhomeDirectoryForCurrentUser(?:\.path)?|\bFile::HomeDir->my_home\b|\bDeno\.env\.get\(\s*["']HOME["']\s*\)|\bprocess\.env\.HOME\b|` +
+			// Clojure's interop, Racket's system paths, babashka's fs
+			`\(\s*System/getProperty\s+"user\.home"\s*\)|\(\s*find-system-path\s+(?:'|\(\s*quote\s+)home-dir\s*\)?\s*\)|\(\s*(?:babashka\.)?fs/home\s*\)`)
 	})
 	// an interpolation holding nothing but the home directory
 	embHomeInterp = sync.OnceValue(func() *regexp.Regexp {

@@ -33,7 +33,7 @@ var (
 	foreignMergeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`merge-pathnames\s*$`) })
 	// a call joining path parts, just before the home directory: joinpath(~, "x")
 	foreignJoinRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(?:join|joinpath|path|concat)\s*\(\s*$`)
+		return regexp.MustCompile(`(?i)(?:(?:join|joinpath|path|concat)\s*\(|\(\s*(?:[\w.-]+/)?(?:build-path|path-join|join|file|path)\s+)\s*$`)
 	})
 )
 
@@ -62,8 +62,11 @@ var (
 		"delete-path": true, "delete-tree": true, "remove": true, "delete": true, "remove-file": true,
 		"deleterecursively": true, "delete_recursively": true, "removedirectoryrecursive": true,
 		"removepathforcibly": true, "deleteifexists": true, "remove_entry": true, "remove_tree": true,
-		"deletetree": true, "removetree": true, "rm_f": true,
+		"deletetree": true, "removetree": true, "rm_f": true, "removeitem": true, "removeitematpath": true,
+		"delete-directory/files": true, "delete-file-if-exists": true, "removedir": true,
 	}
+	// deletions of a whole tree whose name does not say so
+	foreignTreeDeletes = map[string]bool{"removedir": true /* Nim's */, "remove_entry": true, "removeitem": true, "delete-directory/files": true, "removeitematpath": true}
 	// calls that empty the file they name (a write of nothing)
 	foreignTruncates = map[string]bool{"truncate": true, "truncatesync": true, "ftruncate": true, "truncate-file": true}
 )
@@ -84,8 +87,14 @@ func (w *walker) foreignCode(c *cmd, code, lang string, o Origin) {
 			nameAt += 2
 		}
 		name := strings.ToLower(t[m[nameAt]:m[nameAt+1]])
-		if k := strings.LastIndexAny(name, ".:/"); k >= 0 {
-			name = name[k+1:]
+		if k := strings.LastIndexAny(name, ".:/"); k >= 0 && !foreignDeletes[name] {
+			name = name[k+1:] // racket's delete-directory/files is one name
+		}
+		if argv := cmakeCall(name, t[m[1]:]); len(argv) > 0 && nameAt == 2 {
+			for _, a := range argv {
+				w.codeCall(&inner, "shell", []codeItem{{isList: true, static: true, list: a}}, "", o)
+			}
+			continue
 		}
 		shellOut, del, trunc := foreignShellOuts[name], foreignDeletes[name], foreignTruncates[name]
 		if !shellOut && !del && !trunc {
@@ -97,7 +106,12 @@ func (w *walker) foreignCode(c *cmd, code, lang string, o Origin) {
 		} else {
 			span = callSpan(t[m[1]:])
 		}
-		lits := callLiterals(span)
+		lits := callLiterals(span, nameAt == 4)
+		if len(lits) == 0 && shellOut && nameAt == 2 {
+			// ["rm", "-rf", x].execute() (Groovy), Seq("rm", x).! (Scala):
+			// the receiver is the command
+			lits = receiverList(t[:m[nameAt]])
+		}
 		if len(lits) == 0 {
 			// syscmd(rm -rf ~) of m4, \write18{rm -rf ~} of TeX: the
 			// argument is the command line itself, unquoted
@@ -119,7 +133,7 @@ func (w *walker) foreignCode(c *cmd, code, lang string, o Origin) {
 			switch {
 			case strings.Contains(name, "tree") || strings.Contains(name, "all") || strings.Contains(name, "rf") ||
 				strings.Contains(name, "recursive") || strings.Contains(name, "forcibly") || strings.HasSuffix(name, "_r") ||
-				name == "remove_entry" || foreignRecursive(span[lits[0].end:]):
+				foreignTreeDeletes[name] || foreignRecursive(span[lits[0].end:]):
 				kind = "rm -r"
 			case strings.Contains(name, "dir"):
 				kind = "rmdir" // an empty directory only
@@ -142,8 +156,9 @@ func (w *walker) foreignCode(c *cmd, code, lang string, o Origin) {
 // callLiterals are the string literals of a call's arguments, with the
 // home directory (homeMark) outside a literal as one more, "~"; a
 // literal joined to the one before it (home + "/x", joinpath(home, "x"))
-// is one with it.
-func callLiterals(span string) []literal {
+// is one with it. In a Lisp form (lisp) words are apart: "a" "b" is two
+// arguments, not one string.
+func callLiterals(span string, lisp bool) []literal {
 	lits := literals(span)
 	if !strings.Contains(span, homeMark) {
 		return lits
@@ -178,12 +193,15 @@ func callLiterals(span string) []literal {
 				prev.text = homeMark + "/" + strings.TrimLeft(prev.text, "/")
 				prev.end = l.end
 				continue
-			case !strings.Contains(gap, "\n") && embConcat().MatchString(gap):
-				prev.text += l.text
+			case joining && (strings.TrimSpace(gap) == "," || lisp && strings.TrimSpace(gap) == ""):
+				prev.text += "/" + strings.TrimLeft(l.text, "/")
 				prev.end = l.end
 				continue
-			case joining && strings.TrimSpace(gap) == ",":
-				prev.text += "/" + strings.TrimLeft(l.text, "/")
+			case !strings.Contains(gap, "\n") && embConcat().MatchString(gap) && !(lisp && strings.TrimSpace(gap) == ""):
+				if strings.HasSuffix(prev.text, homeMark) && l.text != "" && l.text[0] != '/' {
+					prev.text += "/" // getHomeDir() & "x" (Nim's ends with a slash): below home
+				}
+				prev.text += l.text
 				prev.end = l.end
 				continue
 			}
@@ -217,6 +235,100 @@ func callSpan(s string) string {
 		}
 	}
 	return s[:min(len(s), 4096)]
+}
+
+// cmakeCall is what a CMake command whose verb is its first word runs, as
+// argvs: file(REMOVE_RECURSE P...) is rm -rf P..., file(REMOVE P...) rm,
+// execute_process(COMMAND prog args... [COMMAND ...]) each command (a
+// keyword in capitals ends one). s is the text after the opening.
+func cmakeCall(name, s string) [][]codeItem {
+	if name != "file" && name != "execute_process" {
+		return nil
+	}
+	var words []codeItem
+	for _, f := range strings.Fields(strings.ReplaceAll(callSpan(s), homeMark, "~")) {
+		words = append(words, codeItem{val: strings.Trim(f, `"`), static: !strings.Contains(f, "${")})
+	}
+	keyword := func(x string) bool {
+		return len(x) > 2 && strings.ToUpper(x) == x && strings.Trim(x, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == ""
+	}
+	var out [][]codeItem
+	switch {
+	case name == "file" && len(words) > 1 && (words[0].val == "REMOVE_RECURSE" || words[0].val == "REMOVE"):
+		rm := []codeItem{{val: "rm", static: true}}
+		if words[0].val == "REMOVE_RECURSE" {
+			rm = append(rm, codeItem{val: "-rf", static: true})
+		}
+		out = append(out, append(rm, words[1:]...))
+	case name == "execute_process":
+		var cur []codeItem
+		for _, x := range words {
+			switch {
+			case x.val == "COMMAND":
+				if len(cur) > 0 {
+					out = append(out, cur)
+				}
+				cur = []codeItem{}
+			case keyword(x.val):
+				if len(cur) > 0 {
+					out = append(out, cur)
+				}
+				cur = nil
+			case cur != nil:
+				cur = append(cur, x)
+			}
+		}
+		if len(cur) > 0 {
+			out = append(out, cur)
+		}
+	}
+	return out
+}
+
+// homePath is an expression the text scan could not read as a literal:
+// the home directory named by an API and joined to literals only
+// (Deno.env.get("HOME")! + "/x", os.homedir() + "/x") is that path;
+// anything else stays an expression known at run time.
+func homePath(expr string) codeItem {
+	// TypeScript's non-null assertion (Deno.env.get("HOME")!) changes nothing
+	t := strings.ReplaceAll(embHome().ReplaceAllString(expr, homeMark), homeMark+"!", homeMark)
+	if !strings.Contains(t, homeMark) {
+		return codeItem{val: expr}
+	}
+	lits := callLiterals(t, false)
+	if len(lits) != 1 || !strings.HasPrefix(lits[0].text, "~") {
+		return codeItem{val: expr}
+	}
+	rest := t[:lits[0].start] + t[lits[0].end:]
+	if strings.Trim(rest, " \t()!+") != "" {
+		return codeItem{val: expr} // a name or call besides: not only the path
+	}
+	return codeItem{val: lits[0].text, static: true}
+}
+
+// receiverList is the literals of a list that ends just before a method
+// call's dot: s is the text before the method's name.
+func receiverList(s string) []literal {
+	s = strings.TrimRight(s, " \t")
+	if !strings.HasSuffix(s, ".") {
+		return nil
+	}
+	s = strings.TrimRight(s[:len(s)-1], " \t")
+	if !strings.HasSuffix(s, "]") && !strings.HasSuffix(s, ")") {
+		return nil
+	}
+	depth := 0
+	for i := len(s) - 1; i >= 0 && i >= len(s)-4096; i-- {
+		switch s[i] {
+		case ']', ')':
+			depth++
+		case '[', '(':
+			if depth--; depth == 0 {
+				return callLiterals(s[i+1:len(s)-1], false)
+			}
+		}
+	}
+	return nil
 }
 
 // statementOf cuts a juxtaposed call's arguments at the end of its

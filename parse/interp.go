@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sentinel-guard/sentinel/interp"
 	"github.com/sentinel-guard/sentinel/programs"
 )
 
@@ -111,8 +112,19 @@ func interpCode(args []arg, p *programs.Program) (code *arg, flag string, found,
 		codeFlag = f
 	}
 	if (lang == "js" || p.EvalVerb != "") && len(args) > 0 && args[0].Static && args[0].Value == cmp.Or(p.EvalVerb, "eval") {
-		if len(args) > 1 {
-			return &args[1], "eval", true, false
+		j := 1
+		for j < len(args) && args[j].Static && len(args[j].Value) > 1 && args[j].Value[0] == '-' && args[j].Value != "--" {
+			// deno eval --ext=ts -p CODE: the options before the code
+			if v := args[j].Value; strings.HasPrefix(v, "--") && !strings.Contains(v, "=") && p.Opts.TakesLong(v[2:]) {
+				j++
+			}
+			j++
+		}
+		if j < len(args) && args[j].Static && args[j].Value == "--" {
+			j++
+		}
+		if j < len(args) {
+			return &args[j], "eval", true, false
 		}
 		return nil, "eval", true, false
 	}
@@ -255,7 +267,7 @@ var langPats = sync.OnceValue(func() map[string][]callPat {
 		),
 		"js": concat(
 			pats("shell", `\b(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)\s*\(`),
-			pats("rm?", `\b(?:fs\w*|promises)\.(?:rmSync|rm|rmdirSync|rmdir)\s*\(`, `\.(?:rmSync|rmdirSync)\s*\(`),
+			pats("rm?", `\b(?:fs\w*|promises)\.(?:rmSync|rm|rmdirSync|rmdir)\s*\(`, `\.(?:rmSync|rmdirSync)\s*\(`, `\bDeno\.remove(?:Sync)?\s*\(`),
 			pats("rm", `\b(?:fs\w*|promises)\.(?:unlinkSync|unlink)\s*\(`, `\.unlinkSync\s*\(`),
 		),
 		"perl": concat(
@@ -343,6 +355,9 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 			}
 			seen[m[1]] = true
 			items, rest := readArgs(code[m[1]:], lang)
+			if lang == "perl" && p.kind == "shell" {
+				items = perlPaths(items, w.opt.Home) // system("rm -rf $ENV{HOME}/x"), system("rm", "-rf", $ENV{HOME})
+			}
 			if lang == "perl" && p.kind != "shell" {
 				if len(items) == 0 {
 					items = []codeItem{{val: exprText(rest)}} // unlink glob(...): no parentheses
@@ -355,6 +370,30 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 				items = perlPaths(items, w.opt.Home) // glob(...), <...>, $ENV{HOME} (perlglob.go)
 			}
 			w.codeCall(c, p.kind, items, rest, o)
+		}
+	}
+	if lang == "perl" && strings.Contains(code, "open") {
+		for _, m := range perlOpenRe().FindAllStringIndex(code, 64) {
+			if inString(m[0]) {
+				continue
+			}
+			items, rest := readArgs(code[m[1]:], lang)
+			kind, args := perlOpen(items)
+			switch kind {
+			case "shell":
+				w.codeCall(c, kind, args, rest, o)
+			case "write", "append":
+				op := ">"
+				if kind == "append" {
+					op = ">>"
+				}
+				ps := perlPaths(args, w.opt.Home)
+				if len(ps) == 0 {
+					continue
+				}
+				p := ps[0]
+				w.fileEffect(c, op, interp.Str{Value: p.val, Static: p.static && !w.taint}, o)
+			}
 		}
 	}
 	if lang == "python" {
@@ -428,7 +467,7 @@ func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o 
 	}
 	if kind != "shell" {
 		if len(items) == 0 {
-			items = []codeItem{{val: exprText(rest)}} // a path computed at run time
+			items = []codeItem{homePath(exprText(rest))} // a path computed at run time
 		}
 		flags := []string{}
 		switch kind {
@@ -462,7 +501,7 @@ func (w *walker) codeCall(c *cmd, kind string, items []codeItem, rest string, o 
 	case items[0].isList:
 		inner.argv = listArgv(items[0].list)
 		w.run(&scope{w: w, dir: c.dir, remote: c.remote}, &inner)
-	case len(items) > 1 && (items[1].isList || items[1].static) && items[0].static:
+	case len(items) > 1 && (items[1].isList || items[1].static || !strings.ContainsAny(items[0].val, " \t")) && items[0].static:
 		// spawn("rm", ["-rf", "/x"]), system("rm", "-rf", "/x"): an argv.
 		argv := []arg{{Word: Word{Value: items[0].val, Static: true}}}
 		for _, it := range items[1:] {
@@ -589,7 +628,16 @@ func readArgs(s, lang string) ([]codeItem, string) {
 			if len(items) == 0 {
 				return nil, s
 			}
-			break
+			if lang != "perl" {
+				break
+			}
+			// system("rm", "-rf", $dir): a word known at run time, not
+			// dropped (perl's list is the argv; perlPaths may know it)
+			e := exprText(s)
+			if e == "" || !strings.HasPrefix(s, e) {
+				break
+			}
+			it, s = codeItem{val: e}, s[len(e):]
 		}
 		items = append(items, it)
 		s = strings.TrimLeft(s, " \t\r\n")

@@ -27,7 +27,46 @@ var (
 		return regexp.MustCompile(`(?:\(\s*getpwuid\s*\(?\s*\$(?:<|>|UID|EUID|REAL_USER_ID)\s*\)?\s*\)\s*\[\s*7\s*\]|\$ENV\{\s*['"]?HOME['"]?\s*\})\s*\.\s*"`)
 	})
 	perlOneString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^"([^"\n]*)"$`) })
+	// open(FH, MODE, ...) and open(FH, SPEC): up to the mode or spec
+	perlOpenRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bopen\s*\(?\s*(?:(?:my|our|local)\s+)?(?:\$\w+|\w+)\s*,\s*`)
+	})
 )
+
+// perlOpen is what one of perl's open calls does, from its arguments
+// after the handle: a write of a file ("write" or "append", the path the
+// one item), or a command ("shell", items as codeCall reads them): the
+// three-argument form (open F, ">", P; open F, "-|", "rm", "-rf", P) and
+// the two-argument one (open F, ">P"; open F, "|CMD"; open F, "CMD|").
+// kind is "" for a read or what cannot be told.
+func perlOpen(items []codeItem) (kind string, out []codeItem) {
+	if len(items) == 0 {
+		return "", nil
+	}
+	spec := strings.TrimSpace(items[0].val)
+	if len(items) > 1 && items[0].static {
+		switch spec {
+		case ">", "+>", "+<", ">:raw", ">:utf8", ">:encoding(UTF-8)":
+			return "write", items[1:2]
+		case ">>", "+>>", ">>:utf8":
+			return "append", items[1:2]
+		case "-|", "|-":
+			return "shell", items[1:]
+		}
+		return "", nil
+	}
+	switch {
+	case strings.HasPrefix(spec, "|"):
+		return "shell", []codeItem{{val: strings.TrimSpace(spec[1:]), static: items[0].static}}
+	case strings.HasSuffix(spec, "|"):
+		return "shell", []codeItem{{val: strings.TrimSpace(spec[:len(spec)-1]), static: items[0].static}}
+	case strings.HasPrefix(spec, ">>") || strings.HasPrefix(spec, "+>>"):
+		return "append", []codeItem{{val: strings.TrimSpace(strings.TrimLeft(spec, "+>")), static: items[0].static}}
+	case strings.HasPrefix(spec, ">") || strings.HasPrefix(spec, "+>") || strings.HasPrefix(spec, "+<"):
+		return "write", []codeItem{{val: strings.TrimSpace(strings.TrimLeft(spec, "+<>")), static: items[0].static}}
+	}
+	return "", nil
+}
 
 // perlPostfixFor is the list of a statement's postfix loop, `unlink $_
 // for glob(...)`, `truncate $_, 0 foreach LIST`: what $_ ranges over, ""

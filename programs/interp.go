@@ -18,7 +18,7 @@ var _ = register(
 		Opts: S("WXQ"), Inline: "c", Module: "m", CheckModules: []string{"py_compile", "compileall"}, CodeIn: pyModuleCode},
 	&Program{Name: "node", Names: []string{"nodejs"}, Kind: Interpreter, Lang: "js",
 		Opts: S("r", "require", "import", "loader"), Inline: "ep", InlineLong: jsInlineLong, Check: "c", CheckLong: []string{"check"}},
-	&Program{Name: "deno", Kind: Interpreter, Lang: "js", Opts: S("r"), Inline: "ep", InlineLong: jsInlineLong, RunVerb: "run"},
+	&Program{Name: "deno", Kind: Interpreter, Lang: "js", Opts: S("r", "ext", "config", "import-map", "location", "seed", "cert", "lock"), Inline: "ep", InlineLong: jsInlineLong, RunVerb: "run"},
 	&Program{Name: "bun", Kind: Interpreter | PkgManager | TaskRunner, Lang: "js", Opts: S("r"), Inline: "ep", InlineLong: jsInlineLong, RunVerb: "run",
 		Installs: []string{"install", "add"}, InstallRunsCode: true, Manifest: "package.json"},
 	&Program{Name: "perl", Kind: Interpreter, Lang: "perl", Opts: S("I"), Inline: "eE", Attached: "iIMmxdDC", AttachedDigits: "l0", Check: "c", CheckRuns: true},
@@ -33,7 +33,7 @@ var _ = register(
 	// x.jl), and so does inline code known only at run time.
 	&Program{Name: "julia", Kind: Interpreter, Lang: "julia", Opts: S("JLpt", "project", "sysimage", "load", "threads", "procs"), Inline: "eE",
 		InlineLong: []string{"eval", "print"}},
-	&Program{Name: "elixir", Kind: Interpreter, Lang: "elixir", Opts: S("r", "require", "pa", "pz"), Inline: "e",
+	&Program{Name: "elixir", Names: []string{"iex"}, Kind: Interpreter, Lang: "elixir", Opts: S("r", "require", "pa", "pz"), Inline: "e",
 		InlineLong: []string{"eval"}},
 	&Program{Name: "xonsh", Kind: Interpreter, Lang: "xonsh", Inline: "c"},
 	&Program{Name: "nu", Names: []string{"nushell"}, Kind: Interpreter, Lang: "nu", Opts: S("", "config", "env-config"), Inline: "c",
@@ -49,8 +49,16 @@ var _ = register(
 	// crystal eval CODE; ghc -e EXPR evaluates without compiling (ghc
 	// x.hs compiles, so ghc is no interpreter of its operands).
 	&Program{Name: "crystal", Kind: Interpreter, Lang: "crystal", RunVerb: "run", EvalVerb: "eval"},
-	&Program{Name: "ghc", Names: []string{"ghci"}, CodeIn: langCode("ghc -e", "haskell", "-e")},
-	&Program{Name: "ocaml", Names: []string{"runghc", "runhaskell", "escript", "jshell", "kotlin"}, Kind: Interpreter, Lang: "other"},
+	&Program{Name: "ghc", CodeIn: langCode("ghc -e", "haskell", "-e")},
+	// the REPLs read their code on stdin, or -e
+	&Program{Name: "ghci", Kind: Interpreter, Lang: "haskell", Inline: "e"},
+	&Program{Name: "ocaml", Names: []string{"runghc", "runhaskell", "escript", "jshell"}, Kind: Interpreter, Lang: "other"},
+	// kotlin -e EXPR, sage -c (python with Sage's library), nim e F
+	// (NimScript), MATLAB's -batch/-r statements
+	&Program{Name: "kotlin", Names: []string{"kotlinc", "kotlinc-jvm"}, Kind: Interpreter, Lang: "kotlin", Inline: "e"},
+	&Program{Name: "sage", Kind: Interpreter, Lang: "python", Inline: "c"},
+	&Program{Name: "nim", Kind: Interpreter, Lang: "nim", RunVerb: "e"},
+	&Program{Name: "matlab", Kind: Interpreter, Lang: "matlab", CodeIn: langCode("matlab -batch", "matlab", "-batch", "-r")},
 	&Program{Name: "scala", Names: []string{"groovy", "clojure", "clj", "bb", "janet", "qjs", "raku", "rakudo", "perl6"}, Kind: Interpreter,
 		Lang: "other", Inline: "e"},
 	&Program{Name: "octave", Kind: Interpreter, Lang: "octave", InlineLong: []string{"eval"}},

@@ -79,6 +79,25 @@ func TclCommands(script string) string {
 			continue
 		}
 		switch strings.TrimLeft(f[0], "{") {
+		case "file":
+			// file delete ?-force? ?--? PATH...: rm, recursive with -force
+			if f[1] != "delete" {
+				continue
+			}
+			rest, rm := f[2:], "rm"
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+				opt := rest[0]
+				rest = rest[1:]
+				if opt == "-force" {
+					rm = "rm -rf" // directories too, and their contents
+				}
+				if opt == "--" {
+					break
+				}
+			}
+			if len(rest) > 0 {
+				lines = append(lines, rm+" "+tclWords(rest))
+			}
 		case "send", "exp_send":
 			rest := f[1:]
 			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
@@ -113,6 +132,15 @@ func TclCommands(script string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// tclWords are Tcl words as shell words: braces quote like single quotes,
+// and the home directory read from the environment ($env(HOME),
+// $::env(HOME)) is ~.
+func tclWords(ws []string) string {
+	t := strings.Join(ws, " ")
+	t = strings.NewReplacer("$::env(HOME)", "~", "$env(HOME)", "~", "{", "'", "}", "'").Replace(t)
+	return t
 }
 
 // aptCode: apt/apt-get -o KEY=VALUE (and --option, -oKEY=VALUE) where KEY

@@ -3,6 +3,7 @@ package programs
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -195,7 +196,12 @@ operands:
 }
 
 var _ = register(
-	&Program{Name: "gcc", Names: []string{"cc", "clang", "g++", "c++", "clang++", "tcc"}, Kind: NonReader, Opts: S("oIDLlxW"), Outputs: compilerOutputs},
+	&Program{Name: "gcc", Names: []string{"cc", "clang", "g++", "c++", "clang++"}, Kind: NonReader, Opts: S("oIDLlxW"), Outputs: compilerOutputs},
+	// tcc -run compiles and runs its source at once: from stdin with - or /dev/stdin
+	&Program{Name: "tcc", Kind: NonReader, Opts: S("oIDLlxW"), Outputs: compilerOutputs,
+		StdinCode: func(a []string) bool {
+			return has(a, "-run") && slices.ContainsFunc(a, StdinPath)
+		}},
 	&Program{Name: "rustc", Kind: NonReader, Opts: S("oL"), Outputs: compilerOutputs},
 	&Program{Name: "javac", Kind: NonReader, Opts: S("d", "classpath", "cp")},
 	// pyinstaller writes the bundle DISTPATH/NAME (./dist, the script's
