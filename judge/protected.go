@@ -454,6 +454,8 @@ func (j *judge) persistencePath(p string) bool {
 		return true // core.fsmonitor, core.pager, alias.x=!cmd: code at the next git command
 	case base == ".mcp.json" || base == ".envrc":
 		return true
+	case base == "extensions.xml" && strings.HasSuffix(filepath.Dir(p), "/.mvn"):
+		return true // Maven loads these build extensions into every build, from wherever they are published
 	case projectAutoRun(p, base):
 		return true
 	case (strings.Contains(p, "/site-packages/") || strings.Contains(p, "/dist-packages/")) &&
@@ -465,6 +467,9 @@ func (j *judge) persistencePath(p string) bool {
 		strings.HasPrefix(p, "/etc/xdg/autostart/") || p == "/etc/rc.local" || strings.HasPrefix(p, "/etc/profile.d/") ||
 		p == "/etc/gitconfig":
 		return true
+	}
+	if programs.LoadedCode(p, j.relHome(p)) {
+		return true // node_modules, site-packages, ~/.m2/repository: loaded at the next import or build
 	}
 	if j.home == "" || !under(p, j.home) {
 		return false
@@ -498,6 +503,9 @@ var persistUnderHome = []string{
 	// version managers' shims: every python, ruby or node the user runs
 	".pyenv/shims/", ".rbenv/shims/", ".asdf/shims/", ".nodenv/shims/", ".local/share/mise/shims/",
 	".volta/bin/",
+	// desktop entries: what the menu, a file association or a terminal
+	// shortcut starts (a copy over org.gnome.Terminal.desktop runs at the next click)
+	".local/share/applications/",
 	// toolchain configuration that names a program to run (runner,
 	// rustc-wrapper, a pip index or build backend, a Maven or Gradle init)
 	".cargo/config", ".config/pip/", ".pip/pip.conf", ".m2/settings.xml", ".gradle/init.d/",
@@ -514,6 +522,7 @@ var configUnderHome = []string{
 	".config/pip/", ".pip/pip.conf", ".cargo/config", ".m2/settings.xml", ".config/yarn/", ".yarnrc",
 	".config/nvim/", ".vim/plugin/", ".vim/autoload/", ".local/share/nvim/site/plugin/",
 	".emacs", ".emacs.el", ".emacs.d/init.el", ".emacs.d/early-init.el", ".config/emacs/", ".vimrc", ".gvimrc", ".exrc",
+	".local/share/applications/",
 }
 
 // contentDecides reports a persistence path whose write of known content
@@ -526,7 +535,7 @@ func (j *judge) contentDecides(p string) bool {
 	base := filepath.Base(p)
 	switch {
 	case strings.Contains(p, "/site-packages/") || strings.Contains(p, "/dist-packages/"):
-		return strings.HasSuffix(base, ".pth") // sitecustomize.py runs at every start: a startup script
+		return base != "sitecustomize.py" && base != "usercustomize.py" // they run at every start: startup scripts
 	case strings.HasPrefix(base, "activate") && (strings.HasSuffix(filepath.Dir(p), "/.venv/bin") || strings.HasSuffix(filepath.Dir(p), "/venv/bin")):
 		return true
 	case commandFile(p):
@@ -534,6 +543,9 @@ func (j *judge) contentDecides(p string) bool {
 	}
 	if shim, _ := j.pathShim(p); shim {
 		return false
+	}
+	if programs.LoadedCode(p, j.relHome(p)) && !projectAutoRun(p, base) {
+		return true // the code it holds is what runs at the next import or build (node_modules/.bin/jest is a shim)
 	}
 	rel := j.relHome(p)
 	return rel != "" && !(j.project != "" && under(p, j.project)) && slices.ContainsFunc(configUnderHome, func(pre string) bool {

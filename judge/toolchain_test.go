@@ -42,7 +42,13 @@ func TestToolchainsRunWrittenFiles(t *testing.T) {
 	for _, c := range cases {
 		m := &tableMemory{written: map[string]WrittenFact{}}
 		env := Env{Home: "/home/user", ProjectDir: "/home/user/proj", NoFiles: true}
-		m.keep(Decide(c.first, env))
+		// the file is there, however it came (a write into a hook's
+		// configuration is stopped on its own now: the runner is tested here)
+		if d0 := Decide(c.first, env); d0.Facts != nil {
+			for _, f := range d0.Facts.Written {
+				m.written[f.Path] = f
+			}
+		}
 		env.Memory = m
 		d := Decide(bash(c.then), env)
 		if d.Verdict != c.want {

@@ -115,8 +115,7 @@ func (j *judge) laterRun(p string) string {
 		strings.Contains(p, "/.husky/") || strings.Contains(p, "/.githooks/"),
 		base == ".pre-commit-config.yaml" || base == "lefthook.yml":
 		return "a git hook"
-	case agentInstructions[base] || strings.Contains(p, "/.claude/commands/") || strings.Contains(p, "/.claude/agents/") ||
-		strings.Contains(p, "/.claude/skills/") || strings.Contains(p, "/.cursor/rules/"):
+	case agentInstructionFile(p):
 		return "agent instructions"
 	case base == "Makefile" || base == "makefile" || base == "GNUmakefile" || strings.HasSuffix(base, ".mk") ||
 		base == "setup.py" || base == "conftest.py" || base == "Taskfile.yml" || base == "build.rs" ||

@@ -1,7 +1,10 @@
 package programs
 
 import (
+	"encoding/json"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -48,6 +51,14 @@ var projectConfigs = []string{
 	".pnpmfile.cjs", ".pnpmfile.mjs", ".husky/*", ".husky/_/*", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml",
 	"lefthook.yaml", "mise.toml", ".mise.toml", "mise.local.toml", ".mise/config.toml", ".config/mise.toml",
 	".config/mise/config.toml", "uv.toml", "pip.conf", "pip.ini", ".bunfig.toml", "bunfig.toml",
+	// git hooks kept in the project (core.hooksPath), pre-commit's hooks
+	".githooks/*", "githooks/*", ".pre-commit-config.yaml", ".pre-commit-config.yml",
+	// imported into every build or run without being named: MSBuild's
+	// directory files, a wrapper's distribution, pylint's init-hook,
+	// the editor's settings (the git, python and terminal it starts)
+	"Directory.Build.props", "Directory.Build.targets", "*/Directory.Build.props", "*/Directory.Build.targets",
+	"Directory.Packages.props", "gradle/wrapper/gradle-wrapper.properties", ".mvn/wrapper/maven-wrapper.properties",
+	".pylintrc", "pylintrc", ".vscode/settings.json", "*.code-workspace",
 }
 
 // ProjectConfig reports a project file (rel: its path below the project)
@@ -84,6 +95,72 @@ var codeKeys = map[string]bool{
 	"onload-script": true,
 }
 
+// programKeys are settings (the last part of the key, lower case) whose
+// value is a program or file another program starts or loads: a
+// terminal's shell, an editor's git and interpreter, bun's preload. Their
+// everyday values are installed programs and project files; one in a
+// scratch directory (ScratchPrograms) is a program planted to run.
+var programKeys = map[string]bool{
+	"program": true, "shell": true, "path": true, "command": true, "executable": true, "preload": true,
+	"interpreter": true, "interpreterpath": true, "defaultinterpreterpath": true, "pythonpath": true,
+	"runtimeexecutable": true, "shellpath": true, "require": true, "node-options": true, "script-shell": true,
+}
+
+// scratchDirs are directories anyone (or any process) writes: what runs
+// from there was put there, not installed.
+var scratchDirs = []string{"/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/run/user/"}
+
+// ScratchPrograms are the programs and files a configuration text's
+// program settings (programKeys) name in a scratch directory.
+func ScratchPrograms(text string) []string {
+	var out []string
+	for _, st := range settings(text) {
+		k := st.key
+		if i := strings.LastIndexByte(k, '.'); i >= 0 {
+			k = k[i+1:]
+		}
+		if !programKeys[k] {
+			continue
+		}
+		for _, w := range listWords(st.value) {
+			for _, d := range scratchDirs {
+				if strings.HasPrefix(w, d) || strings.HasPrefix(w, "--require="+d) || strings.HasPrefix(w, "--import="+d) {
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// listWords are the words of a setting's value, a TOML or JSON list's
+// strings unquoted (preload = ["./a.ts", "/tmp/b.ts"]).
+func listWords(v string) []string {
+	v = strings.Trim(v, "[] ")
+	f := strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	for i, w := range f {
+		f[i] = strings.Trim(w, `"'`)
+	}
+	return f
+}
+
+// codeLangKeys are settings whose value is code of a language, run when
+// the program starts: pylint's init-hook is python.
+var codeLangKeys = map[string]string{"init-hook": "python"}
+
+// ConfigCode is the code a configuration text's code settings hold, and
+// its language (codeLangKeys).
+func ConfigCode(text string) (code, lang string) {
+	var b strings.Builder
+	for _, st := range settings(text) {
+		if l, ok := codeLangKeys[st.key]; ok && st.value != "" {
+			b.WriteString(st.value + "\n")
+			lang = l
+		}
+	}
+	return b.String(), lang
+}
+
 // nodeLoads are node's options whose value is a file loaded before the
 // program (in NODE_OPTIONS and npm's node-options).
 var nodeLoads = map[string]bool{"--require": true, "-r": true, "--import": true, "--loader": true,
@@ -96,6 +173,9 @@ type setting struct{ key, value string }
 // settings are the key/value lines of a configuration text: ini, TOML,
 // YAML and npmrc alike (at most 256).
 func settings(text string) []setting {
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") {
+		return jsonSettings(t) // VS Code's settings.json, a .code-workspace
+	}
 	var out []setting
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- "))
@@ -107,7 +187,7 @@ func settings(text string) []setting {
 			continue
 		}
 		key := strings.ToLower(strings.Trim(strings.TrimSpace(t[:i]), `"'`))
-		v := strings.TrimSpace(t[i+1:])
+		v := strings.ReplaceAll(strings.TrimSpace(t[i+1:]), `\:`, ":") // a .properties file escapes its colons
 		if len(v) > 1 && (v[0] == '"' || v[0] == '\'') {
 			if end := strings.IndexByte(v[1:], v[0]); end >= 0 {
 				v = v[1 : 1+end]
@@ -155,6 +235,7 @@ var sourceKeys = map[string]bool{
 	"index-url": true, "extra-index-url": true, "find-links": true, "default-index": true, "registry": true,
 	"npmregistryserver": true, "substituters": true, "extra-substituters": true, "trusted-substituters": true,
 	"extra-trusted-substituters": true, "goproxy": true, "trusted-public-keys": true, "extra-trusted-public-keys": true,
+	"distributionurl": true, "wrapperurl": true, // the Gradle or Maven a wrapper downloads and runs
 }
 
 // ConfigSource is a package source a configuration text names that is no
@@ -185,7 +266,8 @@ func ConfigSource(text string) (string, bool) {
 // in them is a literal or a key's value, so the shell commands a text
 // embeds (parse.EmbeddedShell) are all the commands it can name.
 var dataExts = map[string]bool{".json": true, ".toml": true, ".conf": true, ".ini": true, ".cfg": true,
-	".yml": true, ".yaml": true, ".pth": true, ".properties": true, ".npmrc": true, ".yarnrc": true}
+	".yml": true, ".yaml": true, ".pth": true, ".properties": true, ".npmrc": true, ".yarnrc": true,
+	".desktop": true} // a desktop entry is ini: its Exec= lines are its commands
 
 // DataFormat reports a file of a data format (by name).
 func DataFormat(base string) bool { return dataExts[strings.ToLower(path.Ext(base))] }
@@ -211,4 +293,39 @@ func ExtensionFile(name string, args []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// jsonSettings are the string leaves of a JSON object as settings, the key
+// the dotted path to the leaf, lower case (at most 256; a text that is
+// not JSON, comments included, has none).
+func jsonSettings(text string) []setting {
+	var v any
+	if json.Unmarshal([]byte(text), &v) != nil {
+		return nil
+	}
+	var out []setting
+	var walk func(key string, v any, depth int)
+	walk = func(key string, v any, depth int) {
+		if len(out) >= 256 || depth > 16 {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) { // sorted: the same text, the same first finding
+				e := x[k]
+				if key != "" {
+					k = key + "." + k
+				}
+				walk(strings.ToLower(k), e, depth+1)
+			}
+		case []any:
+			for _, e := range x {
+				walk(key, e, depth+1)
+			}
+		case string:
+			out = append(out, setting{key, x})
+		}
+	}
+	walk("", v, 0)
+	return out
 }

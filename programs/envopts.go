@@ -106,7 +106,7 @@ var defaultIndexHosts = map[string]bool{
 	"pypi.org": true, "pypi.python.org": true, "files.pythonhosted.org": true, "registry.npmjs.org": true,
 	"registry.yarnpkg.com": true, "proxy.golang.org": true, "sum.golang.org": true, "rubygems.org": true,
 	"index.crates.io": true, "crates.io": true, "conda.anaconda.org": true, "repo.anaconda.com": true,
-	"api.nuget.org": true, "repo.maven.apache.org": true, "repo1.maven.org": true,
+	"api.nuget.org": true, "repo.maven.apache.org": true, "repo1.maven.org": true, "services.gradle.org": true,
 }
 
 // DefaultIndex reports a package source that is a manager's default: a

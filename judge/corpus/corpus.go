@@ -43,6 +43,7 @@ type Case struct {
 	// last one the call scored). What they leave (Decision.Facts) is the
 	// session's memory for the next, when they ran: allowed, or asked and
 	// approved (attended only; unattended an ask is a deny and never runs).
+	// One that is denied stops the session: its decision is the case's.
 	Before []Call
 }
 
@@ -214,7 +215,13 @@ func (c Case) decide(unattended bool) judge.Decision {
 		m := &memory{written: map[string]judge.WrittenFact{}}
 		for _, b := range c.Before {
 			env.Memory = m
-			m.keep(judge.Decide(call(b.Tool, b.Input), env), unattended)
+			d := judge.Decide(call(b.Tool, b.Input), env)
+			if d.Verdict == judge.Deny {
+				// the session stops here: what the later calls would have
+				// found was never made (for a benign line, a false flag)
+				return d
+			}
+			m.keep(d, unattended)
 		}
 		env.Memory = m
 	}
