@@ -13,7 +13,9 @@ var gitGlobalValued = []string{"-C", "--git-dir", "--work-tree", "--namespace", 
 	"--super-prefix", "--config-env", "--list-cmds"}
 
 var _ = register(&Program{Name: "git", Kind: NonReader | SettingsCarrier | Lister | CredPrinter, PrintsCredentials: gitPrintsCredentials, Prints: gitPrints, Outputs: gitOutputs,
-	Opts: S("Cc", "git-dir", "work-tree", "namespace", "exec-path", "super-prefix", "config-env", "list-cmds")})
+	// send-email mails the files it is given, imap-send its input
+	Uploads: func(a []string) bool { sub, _, _ := GitSplit(a); return sub == "send-email" || sub == "imap-send" },
+	Opts:    S("Cc", "git-dir", "work-tree", "namespace", "exec-path", "super-prefix", "config-env", "list-cmds")})
 
 // GitSplit splits git's global options from the subcommand. It returns
 // the subcommand, its arguments and the -c key=value settings (also
@@ -376,6 +378,8 @@ func gitPrints(args []string) []string {
 			ops = ops[1:]
 		}
 		return append(append(revPaths(ops), afterDash...), ops...)
+	case "send-email":
+		return append(ops, afterDash...) // the patches (or any files) it mails
 	case "hash-object":
 		if has(rest, "-w") {
 			return append(ops, afterDash...)
