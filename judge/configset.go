@@ -37,8 +37,16 @@ func (j *judge) configSet(s programs.ConfigSet, detail string) {
 		case v > Allow && concreteRules(rules):
 			j.add(RulePersistenceInstall, detail+" would run: "+strings.Join(rules, ", "))
 		}
+	case s.Key == "docker-host":
+		if h := programs.HostOf(s.Value); h != "" && !strings.HasPrefix(s.Value, "unix://") && !strings.HasPrefix(s.Value, "npipe://") && programs.PublicAddr(h) {
+			j.add(RulePersistenceInstall, detail+": later docker calls go to "+s.Value)
+		}
 	default:
 		text := s.Key + "=" + s.Value
+		if off, ok := programs.ProtectionOff(text); ok {
+			j.add(RulePersistenceInstall, detail+": turns a protection off ("+off+")")
+			return
+		}
 		if src, ok := programs.ConfigSource(text); ok {
 			j.add(RuleRemotePackageSource, detail+": packages from "+src)
 		}

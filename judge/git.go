@@ -165,6 +165,10 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 		return
 	}
 	switch sub {
+	case "pull", "merge", "checkout", "switch", "reset", "restore", "rebase":
+		j.gitCheckoutInto(e, args, sub, rest, detail)
+	}
+	switch sub {
 	case "reset":
 		o := programs.GitOpts(sub, rest)
 		if o.Has(0, "hard") {
@@ -401,4 +405,29 @@ func (j *judge) expandGitAlias(e *parse.Exec, args []string, sub, value string, 
 	}
 	x.Name = "git"
 	j.exec([]parse.Exec{x}, 0)
+}
+
+// gitCheckoutInto judges a command that checks files out into a work tree
+// that is home or a root of its configuration (~/.config, ~/.local): the
+// repository, not the command, names what lands there, as an archive's
+// members do (unpackInto; a dotfile manager's pull is the same write).
+func (j *judge) gitCheckoutInto(e *parse.Exec, args []string, sub string, rest []string, detail string) {
+	if j.home == "" {
+		return
+	}
+	if sub == "reset" && !programs.GitOpts(sub, rest).Has(0, "hard") {
+		return // a soft or mixed reset leaves the work tree alone
+	}
+	dir, _ := programs.GitPlace(args)
+	if dir == "" {
+		dir = "."
+	}
+	d, ok := j.resolve(dir, e.Dir)
+	if !ok {
+		return
+	}
+	switch d {
+	case j.home, j.home + "/.config", j.home + "/.local", j.home + "/.local/share":
+		j.unpackInto(d, detail+" (git "+sub+" into "+d+")")
+	}
 }

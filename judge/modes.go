@@ -93,7 +93,7 @@ func (j *judge) copyLike(e *parse.Exec, args []string, detail string) {
 // there. The destination is a directory when it ends in "/", is home,
 // ".", given by -t, or when there are several sources.
 func (j *judge) copyInto(prog *programs.Program, args, pos []string, dest, p string, k writeKind, detail string) {
-	dir := strings.HasSuffix(dest, "/") || p == j.home || dest == "." || len(pos) > 1 ||
+	dir := strings.HasSuffix(dest, "/") || p == j.home || p == j.project || dest == "." || len(pos) > 1 ||
 		prog.Parse(args).Value('t', "target-directory") != ""
 	if !dir {
 		return
@@ -106,6 +106,11 @@ func (j *judge) copyInto(prog *programs.Program, args, pos []string, dest, p str
 			// the directory's contents, names unknown here
 			if l := j.locate(p); l == locHome || l == locHomeDot && p != j.home {
 				j.writeAbs(p+"/.profile", kindEdit, detail+" (contents into "+p+")")
+			} else if l == locProjectRoot || l == locGitDir {
+				// the project's root holds its agent settings (.claude/),
+				// git's hooks and config (.git/), the editor's auto-run tasks:
+				// a tree whose names are unknown here may land on any of them
+				j.add(RulePersistenceInstall, detail+" (a directory's contents into "+p+", where the project's settings and hooks are)")
 			}
 			continue
 		}

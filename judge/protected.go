@@ -448,8 +448,11 @@ func (j *judge) pathShim(p string) (shim, grave bool) {
 func (j *judge) persistencePath(p string) bool {
 	base := filepath.Base(p)
 	switch {
-	case strings.Contains(p, "/.git/hooks/") && !strings.HasSuffix(base, ".sample"):
-		return true
+	case strings.Contains(p, "/.git/hooks/") && !strings.HasSuffix(base, ".sample"),
+		strings.Contains(p, "/.git/modules/") && strings.Contains(p, "/hooks/") && !strings.HasSuffix(base, ".sample"):
+		return true // a submodule's hooks run in it as the project's do in it
+	case strings.HasSuffix(p, "/.git/info/attributes"):
+		return true // filter=, diff= drivers git runs for the paths it names
 	case strings.HasSuffix(p, "/.git/config") || strings.Contains(p, "/.git/modules/") && base == "config":
 		return true // core.fsmonitor, core.pager, alias.x=!cmd: code at the next git command
 	case base == ".mcp.json" || base == ".envrc":

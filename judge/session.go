@@ -113,6 +113,9 @@ func (j *judge) noteWritten(p, text string) {
 		j.noteGitConfig(p, text) // read by git, as settings (gitstate.go)
 		return
 	}
+	if j.laterRun(p) == laterCI {
+		text = programs.CIExpressions(text) // ${{ toJSON(secrets) }} is every secret of the repository
+	}
 	lang, ok := runnable(p, text)
 	if table, system := programs.CronTable(p); table {
 		text, lang, ok = parse.CronCommands(text, system), "", true

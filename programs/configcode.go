@@ -144,6 +144,45 @@ func listWords(v string) []string {
 	return f
 }
 
+// guardKeys are settings whose value (lower case) switches a package
+// manager's own protection off: npm's unsafe-perm runs install scripts as
+// root, ignore-scripts=false runs every dependency's lifecycle scripts
+// again, strict-ssl=false takes packages from whoever answers.
+var guardKeys = map[string]string{"unsafe-perm": "true", "ignore-scripts": "false", "strict-ssl": "false",
+	"enablestrictssl": "false", "enablescripts": "true"}
+
+// ProtectionOff is the first setting of a configuration text that switches
+// a package manager's protection off (guardKeys), as key=value.
+func ProtectionOff(text string) (string, bool) {
+	for _, st := range settings(text) {
+		if v, ok := guardKeys[st.key]; ok && strings.ToLower(strings.TrimSpace(st.value)) == v {
+			return st.key + "=" + v, true
+		}
+	}
+	return "", false
+}
+
+// HostMounts are the host directories a container engine's own
+// configuration (containers.conf's volumes, read by podman and buildah)
+// mounts into every container it starts.
+func HostMounts(base, text string) []string {
+	if base != "containers.conf" {
+		return nil
+	}
+	var out []string
+	for _, st := range settings(text) {
+		if st.key != "volumes" {
+			continue
+		}
+		for _, w := range listWords(st.value) {
+			if src, _, ok := strings.Cut(w, ":"); ok && strings.HasPrefix(src, "/") {
+				out = append(out, path.Clean(src))
+			}
+		}
+	}
+	return out
+}
+
 // codeLangKeys are settings whose value is code of a language, run when
 // the program starts: pylint's init-hook is python.
 var codeLangKeys = map[string]string{"init-hook": "python"}

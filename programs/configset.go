@@ -57,6 +57,19 @@ func ConfigSets(name string, args []string) []ConfigSet {
 		}
 	case "systemctl", "launchctl", "dbus-update-activation-environment":
 		return envSets(name, args)
+	case "docker", "podman":
+		// docker context create NAME --docker host=URL: every later docker
+		// call that uses the context talks to the daemon at URL (builds
+		// send it the project, runs mount what it asks for)
+		if len(args) >= 3 && args[0] == "context" && (args[1] == "create" || args[1] == "update") {
+			for _, v := range listOptValues(args, "--docker") {
+				for _, f := range strings.Split(v, ",") {
+					if h, ok := strings.CutPrefix(f, "host="); ok {
+						return []ConfigSet{{File: "~/.docker/contexts", Key: "docker-host", Value: h}}
+					}
+				}
+			}
+		}
 	case "poetry":
 		// poetry source add NAME URL: the project's packages from URL
 		o := Parse(args, S("", "priority"))

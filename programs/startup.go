@@ -71,3 +71,43 @@ func LoadedCode(abs, rel string) bool {
 	}
 	return false
 }
+
+// CIExpressions is a CI file's text with its expressions (GitHub's and
+// Gitea's ${{ ... }}) spelled as the shell would see what they expand to: an
+// expression that hands over the whole secrets context (toJSON(secrets),
+// secrets alone) is the environment's every value, $(env); any other is a
+// plain word (CI_EXPR: a path below the workspace, a version, a name), so
+// that the line around it is still read as the command it is.
+func CIExpressions(text string) string {
+	if !strings.Contains(text, "${{") {
+		return text
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(text, "${{")
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		j := strings.Index(text[i:], "}}")
+		if j < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		expr := strings.Join(strings.Fields(text[i+3:i+j]), "")
+		b.WriteString(text[:i])
+		if expr == "secrets" || strings.Contains(expr, "(secrets)") || strings.Contains(expr, "(secrets,") {
+			// the runner pastes the values in before the shell reads the
+			// line: inside single quotes they are still sent
+			line := text[strings.LastIndexByte(text[:i], '\n')+1 : i]
+			if strings.Count(line, "'")%2 == 1 {
+				b.WriteString(`'"$(env)"'`)
+			} else {
+				b.WriteString("$(env)")
+			}
+		} else {
+			b.WriteString("CI_EXPR")
+		}
+		text = text[i+j+2:]
+	}
+}
