@@ -36,6 +36,8 @@ func (j *judge) configSet(s programs.ConfigSet, detail string) {
 			j.add(RulePersistenceHarmful, detail+" would run: "+strings.Join(rules, ", "))
 		case v > Allow && concreteRules(rules):
 			j.add(RulePersistenceInstall, detail+" would run: "+strings.Join(rules, ", "))
+		case len(programs.ScratchPrograms("command="+s.Value)) > 0:
+			j.add(RulePersistenceInstall, detail+": runs "+s.Value) // gh config set editor /tmp/x/e
 		}
 	case s.Key == "docker-host":
 		if h := programs.HostOf(s.Value); h != "" && !strings.HasPrefix(s.Value, "unix://") && !strings.HasPrefix(s.Value, "npipe://") && programs.PublicAddr(h) {
@@ -45,6 +47,10 @@ func (j *judge) configSet(s programs.ConfigSet, detail string) {
 		text := s.Key + "=" + s.Value
 		if off, ok := programs.ProtectionOff(text); ok {
 			j.add(RulePersistenceInstall, detail+": turns a protection off ("+off+")")
+			return
+		}
+		if progs := programs.ScratchPrograms(text); len(progs) > 0 {
+			j.add(RulePersistenceInstall, detail+": names "+progs[0]+" to run")
 			return
 		}
 		if src, ok := programs.ConfigSource(text); ok {

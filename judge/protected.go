@@ -455,7 +455,7 @@ func (j *judge) persistencePath(p string) bool {
 		return true // filter=, diff= drivers git runs for the paths it names
 	case strings.HasSuffix(p, "/.git/config") || strings.Contains(p, "/.git/modules/") && base == "config":
 		return true // core.fsmonitor, core.pager, alias.x=!cmd: code at the next git command
-	case base == ".mcp.json" || base == ".envrc":
+	case base == ".mcp.json" || base == ".envrc" || mcpServersFile(p, base):
 		return true
 	case base == "extensions.xml" && strings.HasSuffix(filepath.Dir(p), "/.mvn"):
 		return true // Maven loads these build extensions into every build, from wherever they are published
@@ -489,6 +489,21 @@ func (j *judge) persistencePath(p string) bool {
 	return false
 }
 
+// mcpServersFile reports another client's file of MCP servers, each a
+// command it starts: VS Code's and other editors' mcp.json, Claude
+// Desktop's, Windsurf's and Cline's (Claude Code's .mcp.json is named
+// above, Cursor's is agent settings).
+func mcpServersFile(p, base string) bool {
+	switch base {
+	case "claude_desktop_config.json", "mcp_config.json", "cline_mcp_settings.json", "mcp_settings.json":
+		return true
+	case "mcp.json":
+		d := filepath.Base(filepath.Dir(p))
+		return d == ".vscode" || d == ".roo" || d == ".amazonq" || d == "settings" && filepath.Base(filepath.Dir(filepath.Dir(p))) == ".kiro"
+	}
+	return false
+}
+
 // persistUnderHome are the persistence points below home (prefixes of the
 // path below it): services and autostart, fish's startup, git's XDG
 // configuration (aliases, hooksPath, fsmonitor run code), IPython's
@@ -509,6 +524,8 @@ var persistUnderHome = []string{
 	// desktop entries: what the menu, a file association or a terminal
 	// shortcut starts (a copy over org.gnome.Terminal.desktop runs at the next click)
 	".local/share/applications/",
+	// Windows' per-user Startup folder: what it holds runs at every logon
+	"AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup/",
 	// toolchain configuration that names a program to run (runner,
 	// rustc-wrapper, a pip index or build backend, a Maven or Gradle init)
 	".cargo/config", ".config/pip/", ".pip/pip.conf", ".m2/settings.xml", ".gradle/init.d/",

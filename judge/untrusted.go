@@ -109,7 +109,7 @@ func (j *judge) laterRun(p string) string {
 	dir := path.Dir(p)
 	switch {
 	case strings.Contains(p, "/.github/workflows/") || strings.Contains(p, "/.circleci/") ||
-		strings.Contains(p, "/.buildkite/") || strings.Contains(p, "/.gitlab/ci/") || strings.Contains(p, "/.gitea/workflows/") ||
+		strings.Contains(p, "/.buildkite/") || strings.Contains(p, "/.gitlab/ci/") || strings.Contains(p, "/.gitea/workflows/") || strings.Contains(p, "/.github/actions/") ||
 		strings.Contains(p, "/.forgejo/workflows/") || ciFiles[base]:
 		return laterCI
 	case strings.Contains(p, "/.git/hooks/") && !strings.HasSuffix(base, ".sample"),

@@ -59,6 +59,8 @@ var projectConfigs = []string{
 	"Directory.Build.props", "Directory.Build.targets", "*/Directory.Build.props", "*/Directory.Build.targets",
 	"Directory.Packages.props", "gradle/wrapper/gradle-wrapper.properties", ".mvn/wrapper/maven-wrapper.properties",
 	".pylintrc", "pylintrc", ".vscode/settings.json", "*.code-workspace",
+	// an agent's own configuration of the commands it runs after each edit
+	".aider.conf.yml", ".aider.conf.yaml",
 }
 
 // ProjectConfig reports a project file (rel: its path below the project)
@@ -81,7 +83,8 @@ func HomeConfig(rel string) bool {
 	if dir == "" || notConfig[strings.ToLower(path.Ext(base))] || strings.Contains(strings.ToLower(base), "history") {
 		return false
 	}
-	return strings.HasPrefix(rel, ".") || ToolchainBin(path.Clean(dir))
+	return strings.HasPrefix(rel, ".") || ToolchainBin(path.Clean(dir)) || strings.HasPrefix(rel, "Library/Application Support/") ||
+		strings.HasPrefix(rel, "Library/Preferences/") || strings.HasPrefix(rel, "AppData/") // macOS's and Windows' per-user configuration
 }
 
 // codeKeys are the settings of configuration files whose value names a
@@ -92,7 +95,7 @@ func HomeConfig(rel string) bool {
 var codeKeys = map[string]bool{
 	"script-shell": true, "node-options": true, "yarnpath": true, "runner": true, "rustc-wrapper": true,
 	"rustc-workspace-wrapper": true, "rustc": true, "rustdoc": true, "linker": true, "init-module": true,
-	"onload-script": true,
+	"onload-script": true, "goflags": true,
 }
 
 // programKeys are settings (the last part of the key, lower case) whose
@@ -104,6 +107,8 @@ var programKeys = map[string]bool{
 	"program": true, "shell": true, "path": true, "command": true, "executable": true, "preload": true,
 	"interpreter": true, "interpreterpath": true, "defaultinterpreterpath": true, "pythonpath": true,
 	"runtimeexecutable": true, "shellpath": true, "require": true, "node-options": true, "script-shell": true,
+	"exec": true, "git": true, "editor": true, "browser": true, "viewer": true, "cc": true, "cxx": true,
+	"toolchain": true, "binding": true,
 }
 
 // scratchDirs are directories anyone (or any process) writes: what runs
@@ -149,7 +154,8 @@ func listWords(v string) []string {
 // root, ignore-scripts=false runs every dependency's lifecycle scripts
 // again, strict-ssl=false takes packages from whoever answers.
 var guardKeys = map[string]string{"unsafe-perm": "true", "ignore-scripts": "false", "strict-ssl": "false",
-	"enablestrictssl": "false", "enablescripts": "true"}
+	"enablestrictssl": "false", "enablescripts": "true", "gosumdb": "off", "gonosumcheck": "1", "gonosumdb": "*",
+	"goinsecure": "*", "ssl_verify": "false"}
 
 // ProtectionOff is the first setting of a configuration text that switches
 // a package manager's protection off (guardKeys), as key=value.
@@ -250,6 +256,17 @@ func ConfigPrograms(text string) []string {
 		if !codeKeys[st.key] || len(f) == 0 {
 			continue
 		}
+		if st.key == "goflags" {
+			// go's -toolexec=P runs P for every tool it starts, -exec=P every test binary
+			for _, w := range f {
+				if v, ok := strings.CutPrefix(w, "-toolexec="); ok {
+					out = append(out, v)
+				} else if v, ok := strings.CutPrefix(w, "-exec="); ok {
+					out = append(out, v)
+				}
+			}
+			continue
+		}
 		if st.key != "node-options" {
 			out = append(out, f[0])
 			continue
@@ -275,6 +292,7 @@ var sourceKeys = map[string]bool{
 	"npmregistryserver": true, "substituters": true, "extra-substituters": true, "trusted-substituters": true,
 	"extra-trusted-substituters": true, "goproxy": true, "trusted-public-keys": true, "extra-trusted-public-keys": true,
 	"distributionurl": true, "wrapperurl": true, // the Gradle or Maven a wrapper downloads and runs
+	"channels": true, "channel_alias": true, "mirror": true, // conda's channels, bundler's mirror
 }
 
 // ConfigSource is a package source a configuration text names that is no
@@ -292,8 +310,8 @@ func ConfigSource(text string) (string, bool) {
 		if strings.Contains(k, "public-keys") {
 			return st.value, st.value != "" // a key that signs what is installed
 		}
-		for _, u := range strings.Fields(st.value) {
-			if !DefaultIndex(u) {
+		for _, u := range strings.FieldsFunc(st.value, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == '|' }) {
+			if !DefaultIndex(u) { // GOPROXY=https://proxy.golang.org,direct: a list
 				return u, true
 			}
 		}

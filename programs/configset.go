@@ -1,6 +1,12 @@
 package programs
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
+
+// ghCommandKeys are gh's settings whose value is a command it runs.
+var ghCommandKeys = map[string]bool{"editor": true, "pager": true, "browser": true}
 
 // Settings a tool's own CLI writes into its configuration. Writing the
 // file by hand is judged by its content (configcode.go); the same setting
@@ -27,9 +33,13 @@ func ConfigSets(name string, args []string) []ConfigSet {
 		return npmSets(name, args)
 	case "gh":
 		// gh alias set --shell NAME CMD: `gh NAME` runs CMD in sh
-		o := Parse(args, S("", "clobber"))
+		o := Parse(args, S("h", "clobber", "host"))
 		if len(o.Pos) >= 4 && o.Pos[0] == "alias" && o.Pos[1] == "set" && o.Has('s', "shell") {
 			return []ConfigSet{{File: "~/.config/gh/config.yml", Key: "aliases." + o.Pos[2], Value: o.Pos[3], Code: true}}
+		}
+		// gh config set editor|pager|browser CMD: gh runs CMD later
+		if len(o.Pos) >= 4 && o.Pos[0] == "config" && o.Pos[1] == "set" && ghCommandKeys[o.Pos[2]] {
+			return []ConfigSet{{File: "~/.config/gh/config.yml", Key: o.Pos[2], Value: o.Pos[3], Code: true}}
 		}
 	case "aws":
 		o := Parse(args, S("", "profile", "region", "output"))
@@ -69,6 +79,69 @@ func ConfigSets(name string, args []string) []ConfigSet {
 					}
 				}
 			}
+		}
+	case "go":
+		// go env -w K=V...: every later go command of the user reads them
+		// (GOFLAGS=-toolexec=P runs P for every tool, CC the compiler cgo
+		// starts, GOPROXY where modules come from, GOSUMDB=off unchecked)
+		if len(args) >= 2 && args[0] == "env" && (args[1] == "-w" || contains(args, "-w")) {
+			var out []ConfigSet
+			for _, a := range args[1:] {
+				if k, v, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(k, "-") {
+					out = append(out, ConfigSet{File: "go env", Key: strings.ToLower(k), Value: v})
+				}
+			}
+			return out
+		}
+	case "gsettings", "dconf":
+		// gsettings set SCHEMA KEY VALUE, dconf write /PATH/KEY VALUE: a
+		// desktop's settings (its terminal's exec, a shortcut's command)
+		o := Parse(args, S(""))
+		var k, v string
+		switch {
+		case name == "gsettings" && len(o.Pos) >= 4 && o.Pos[0] == "set":
+			k, v = o.Pos[2], o.Pos[3]
+		case name == "dconf" && len(o.Pos) >= 3 && o.Pos[0] == "write":
+			k, v = path.Base(o.Pos[1]), o.Pos[2]
+		default:
+			return nil
+		}
+		return []ConfigSet{{File: "dconf", Key: strings.ToLower(k), Value: strings.Trim(v, `'"`)}}
+	case "conda", "mamba", "micromamba":
+		// conda config --add|--append|--prepend channels URL, --set channel_alias URL
+		for i := 0; i+2 < len(args); i++ {
+			if args[0] == "config" && (args[i] == "--add" || args[i] == "--append" || args[i] == "--prepend" || args[i] == "--set") {
+				return []ConfigSet{{File: "~/.condarc", Key: strings.ToLower(args[i+1]), Value: args[i+2]}}
+			}
+		}
+	case "dotnet":
+		// dotnet nuget add source URL: packages of every restore from URL
+		o := Parse(args, S("nup", "name", "username", "password", "configfile"))
+		if len(o.Pos) >= 4 && o.Pos[0] == "nuget" && o.Pos[1] == "add" && o.Pos[2] == "source" {
+			return []ConfigSet{{File: "NuGet.Config", Key: "registry", Value: o.Pos[3]}}
+		}
+	case "bundle":
+		// bundle config [set] [--global|--local] mirror.SOURCE URL
+		o := Parse(args, S(""))
+		p := o.Pos
+		if len(p) > 0 && p[0] == "config" {
+			p = p[1:]
+			if len(p) > 0 && p[0] == "set" {
+				p = p[1:]
+			}
+			if len(p) >= 2 && strings.HasPrefix(strings.ToLower(p[0]), "mirror.") {
+				return []ConfigSet{{File: "~/.bundle/config", Key: "mirror", Value: p[1]}}
+			}
+		}
+	case "husky":
+		// husky add|set FILE CMD: the git hook FILE runs CMD
+		if len(args) >= 3 && (args[0] == "add" || args[0] == "set") {
+			return []ConfigSet{{File: args[1], Key: "hook", Value: args[2], Code: true}}
+		}
+	case "rustup":
+		// rustup toolchain link NAME DIR: rustc and cargo of NAME run from DIR
+		if len(args) >= 4 && args[0] == "toolchain" && args[1] == "link" {
+			return []ConfigSet{{File: "~/.rustup/settings.toml", Key: "toolchain", Value: args[3]}}
 		}
 	case "poetry":
 		// poetry source add NAME URL: the project's packages from URL

@@ -43,7 +43,8 @@ func CronTable(abs string) (table, system bool) {
 // sources, Go's module cache, pre-commit's hook repositories) and a
 // version manager's installed toolchains (every python pyenv runs). A file
 // written there runs at the next import, build or start of that tool.
-var loadedAnywhere = []string{"/node_modules/", "/site-packages/", "/dist-packages/", "/vendor/bundle/", "/.bundle/ruby/"}
+var loadedAnywhere = []string{"/node_modules/", "/site-packages/", "/dist-packages/", "/vendor/bundle/", "/.bundle/ruby/",
+	"/__pycache__/"} // python imports a module's cached bytecode in place of its source
 
 // loadedUnderHome are such places below home (prefixes of the path below it).
 var loadedUnderHome = []string{
@@ -52,7 +53,9 @@ var loadedUnderHome = []string{
 	".pyenv/versions/", ".rbenv/versions/", ".nvm/versions/", ".rustup/toolchains/", ".sdkman/candidates/",
 	".local/share/mise/installs/", ".asdf/installs/", ".local/share/fnm/node-versions/", ".volta/tools/",
 	".local/share/virtualenvs/", ".virtualenvs/", ".local/share/pypoetry/", ".bun/install/", ".npm/_npx/",
-	".nuget/packages/", ".gem/", ".local/share/gem/", ".deno/", ".local/share/uv/",
+	".nuget/packages/", ".gem/", ".local/share/gem/", ".deno/", ".local/share/uv/", ".cache/uv/", ".cache/pip/wheels/",
+	".local/share/nvim/lazy/", ".local/share/nvim/site/pack/", "perl5/lib/", ".julia/packages/", ".pub-cache/",
+	".cabal/packages/", ".conan2/p/", ".luarocks/",
 }
 
 // LoadedCode reports a file (abs; rel its path below home, "" when not
