@@ -105,6 +105,10 @@ func (j *judge) unpackInto(d, detail string) {
 		// is settings and hooks (~/.claude itself also holds the
 		// sessions' own state, and asks below)
 		j.add(RuleClaudeSettingsEdit, detail)
+	case programs.LoadedCode(d+"/", j.relHome(d)+"/"):
+		// node_modules/x, ~/.m2/repository/...: the members are code the
+		// next import or build loads
+		j.add(RulePersistenceInstall, detail)
 	case j.home == "" || j.cache(d) || j.project != "" && under(d, j.project) && d != j.home:
 		return
 	case d == j.home:

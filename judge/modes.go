@@ -126,7 +126,7 @@ func (j *judge) copyInto(prog *programs.Program, args, pos []string, dest, p str
 func (j *judge) inPlace(e *parse.Exec, args []string, detail string) {
 	inplace := false
 	hasScriptOpt := false
-	var files []string
+	var files, scripts []string
 	for k := 0; k < len(args); k++ {
 		a := args[k]
 		switch {
@@ -135,6 +135,9 @@ func (j *judge) inPlace(e *parse.Exec, args []string, detail string) {
 			inplace = true
 		case a == "-e" || a == "-f" || a == "--expression" || a == "--file":
 			hasScriptOpt = true
+			if (a == "-e" || a == "--expression") && k+1 < len(args) {
+				scripts = append(scripts, args[k+1])
+			}
 			k++
 		case strings.HasPrefix(a, "-"):
 			if programs.LangOf(e.Name) == "perl" && strings.HasSuffix(a, "e") {
@@ -151,12 +154,45 @@ func (j *judge) inPlace(e *parse.Exec, args []string, detail string) {
 	script := ""
 	if !hasScriptOpt && len(files) > 0 {
 		script, files = files[0], files[1:] // the first operand is the script
+		scripts = append(scripts, script)
 	}
 	k := kindEdit
 	if emptyingEdit(e.Name, args, script) {
 		k = kindEmpty // sed -i d F, perl -i -ne '' F
 	}
 	j.writesTo(e, files, k, detail)
+	j.editsRunLater(e, files, strings.Join(scripts, "\n"), detail)
+}
+
+// editsRunLater judges the text an in-place edit's script puts into a
+// file that runs later (sed -i '1a curl ... | sh' .githooks/pre-commit):
+// what the rest of the file holds is not known, what the script adds
+// (its a/i/c text, its replacement) is judged as the commands it embeds.
+func (j *judge) editsRunLater(e *parse.Exec, files []string, script, detail string) {
+	if script == "" || j.sessionState().depth > 0 {
+		return
+	}
+	for _, f := range files {
+		p, ok := j.resolve(f, e.Dir)
+		if !ok {
+			continue
+		}
+		rel := j.relHome(p)
+		table, _ := programs.CronTable(p)
+		later := table || programs.StartupFile(p, rel) || j.persistencePath(p) || j.configPlace(p)
+		if !later && !agentInstructionFile(p) {
+			continue
+		}
+		v, rules := j.writtenVerdict(p, script, programs.LangEmbedded)
+		switch {
+		case v == Deny && later:
+			j.add(RulePersistenceHarmful, detail+": "+p+" would run: "+strings.Join(rules, ", "))
+			return
+		case v == Deny:
+			j.add(RulePersistenceInstall, detail+": "+p+" would have the agent run: "+strings.Join(rules, ", "))
+			return
+		}
+	}
 }
 
 // chmod judges chmod/chown/... : setuid bits, recursion on system or home,
