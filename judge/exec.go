@@ -201,6 +201,13 @@ func (j *judge) command(all []parse.Exec, i int, e *parse.Exec, args []string, d
 		if name == "sed" || programs.LangOf(name) == "perl" || programs.LangOf(name) == "ruby" {
 			j.inPlace(e, args, detail)
 		}
+		if programs.Canon(name) == "awk" {
+			// gawk -i inplace PROG F: F is rewritten with what PROG prints
+			if prog, files := programs.AwkInPlace(args); len(files) > 0 {
+				j.writesTo(e, files, kindEdit, detail)
+				j.editsRunLater(e, files, prog, detail)
+			}
+		}
 		if p := programs.Lookup(name); p.Is(programs.Downloader) && p.Outputs != nil {
 			// curl -o F, curl -O URL (the URL's name in the directory), wget
 			j.writesTo(e, p.Outputs(args), kindTruncate, detail)

@@ -168,6 +168,16 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 	case "pull", "merge", "checkout", "switch", "reset", "restore", "rebase":
 		j.gitCheckoutInto(e, args, sub, rest, detail)
 	}
+	switch o := programs.GitOpts(sub, rest); sub {
+	case "checkout":
+		// git checkout REF -- PATH: PATH is written with REF's version
+		// (the agent's settings, a hook's script from a branch it made)
+		j.writesTo(e, o.AfterDash, kindEdit, detail)
+	case "restore":
+		if !o.Has('S', "staged") || o.Has('W', "worktree") {
+			j.writesTo(e, o.Pos, kindEdit, detail)
+		}
+	}
 	switch sub {
 	case "reset":
 		o := programs.GitOpts(sub, rest)

@@ -74,6 +74,16 @@ func xxdZeroes(args []string) []string {
 // nothing: a pattern no record meets ('NR<0', '0', 'NR==0') or only
 // actions with no print ('{}', '{next}'); each FILE is left empty.
 func awkZeroes(args []string) []string {
+	prog, files := AwkInPlace(args)
+	if len(files) == 0 || !awkPrintsNothing(prog) {
+		return nil
+	}
+	return files
+}
+
+// AwkInPlace is the program of gawk -i inplace PROGRAM FILES and the files
+// it rewrites with what the program prints (none without -i inplace).
+func AwkInPlace(args []string) (prog string, files []string) {
 	inplace := false
 	for i, a := range args {
 		if (a == "-i" || a == "--include") && i+1 < len(args) && strings.TrimSuffix(args[i+1], ".awk") == "inplace" ||
@@ -82,16 +92,15 @@ func awkZeroes(args []string) []string {
 		}
 	}
 	prog, at := awkProgram(args)
-	if !inplace || at < 0 || !awkPrintsNothing(prog) {
-		return nil
+	if !inplace || at < 0 {
+		return "", nil
 	}
-	var files []string
 	for _, a := range args[at+1:] {
 		if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
 			files = append(files, a)
 		}
 	}
-	return files
+	return prog, files
 }
 
 // awkPrintsNothing: a program that never prints a record.
