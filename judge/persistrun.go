@@ -97,6 +97,16 @@ func (j *judge) persistedContent(p, text string, f WrittenFact) {
 // runner): that file runs at every script, build or run. An installed
 // program (/bin/bash) and one by name (wasmtime) are judged as commands.
 func (j *judge) configNamed(p, text string) {
+	if programs.DotenvFile(path.Base(p)) {
+		// NODE_OPTIONS=--require /tmp/x.js in .env: loaded by every tool
+		// that reads the file, into every program it starts
+		for _, f := range programs.EnvFileLoads(text) {
+			if progs := programs.ScratchPrograms("path=" + f); len(progs) > 0 {
+				j.add(RulePersistenceInstall, p+" has every program started with it load "+f)
+				return
+			}
+		}
+	}
 	if !j.configPlace(p) && !j.persistencePath(p) {
 		return
 	}

@@ -514,7 +514,7 @@ var persistUnderHome = []string{
 	".config/fish/conf.d/", ".config/fish/functions/", ".local/share/systemd/user/",
 	".config/git/config", ".config/git/attributes",
 	".ipython/profile_", ".config/ipython/", ".jupyter/jupyter_", ".config/nvim/", ".vim/plugin/", ".vim/autoload/",
-	".config/powershell/", ".config/environment.d/", ".config/direnv/", ".config/zsh/",
+	".config/powershell/", "Documents/PowerShell/", "Documents/WindowsPowerShell/", ".config/environment.d/", ".config/direnv/", ".config/zsh/",
 	".local/share/nvim/site/plugin/",
 	// sourced drop-in directories and zsh's every-shell file
 	".profile.d/", ".bashrc.d/", ".zshrc.d/", ".zshenv", ".config/bash/",

@@ -1,6 +1,9 @@
 package programs
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Files that run on their own: a shell's startup files run its lines at
 // every login or new terminal; a cron table runs its lines on schedule.
@@ -113,4 +116,120 @@ func CIExpressions(text string) string {
 		}
 		text = text[i+j+2:]
 	}
+}
+
+// Installs says what a command installs to run later or on its own
+// (its kind, for the message; ok false for none): a scheduled task, an
+// autostart or logon entry of the registry, a service, a login item or
+// hook, a boot-time service of an init system, lingering user services. What it runs is
+// not judged again when it runs.
+func Installs(name string, args []string) (string, bool) {
+	n := strings.TrimSuffix(strings.ToLower(path.Base(name)), ".exe")
+	switch n {
+	case "schtasks":
+		return "a scheduled task", anyFold(args, "/create", "-create", "/change")
+	case "reg":
+		if len(args) > 1 && (strings.EqualFold(args[0], "add") || strings.EqualFold(args[0], "import")) {
+			return "an autostart entry of the registry", strings.EqualFold(args[0], "import") || autostartKey(args[1])
+		}
+	case "new-itemproperty", "set-itemproperty", "new-item":
+		for i, a := range args {
+			if strings.EqualFold(a, "-path") && i+1 < len(args) && autostartKey(args[i+1]) || autostartKey(a) {
+				return "an autostart entry of the registry", true
+			}
+		}
+	case "register-scheduledtask", "new-scheduledtask", "register-scheduledjob":
+		return "a scheduled task", true
+	case "new-service":
+		return "a service", true
+	case "sc":
+		return "a service", len(args) > 1 && (strings.EqualFold(args[0], "create") || strings.EqualFold(args[0], "config") && anyPrefixFold(args, "binpath="))
+	case "defaults":
+		// defaults write com.apple.loginwindow LoginHook SCRIPT: run as root at every login
+		return "a login hook", len(args) > 2 && args[0] == "write" && anyFold(args[2:], "LoginHook", "LogoutHook")
+	case "osascript":
+		// make login item ...: an app opened at every login
+		for _, a := range args {
+			if strings.Contains(strings.ToLower(a), "login item") && strings.Contains(strings.ToLower(a), "make") {
+				return "a login item", true
+			}
+		}
+	case "loginctl":
+		return "user services kept running at boot", len(args) > 0 && args[0] == "enable-linger"
+	case "update-rc.d":
+		return "a boot-time service", len(args) > 1 && (args[1] == "defaults" || args[1] == "enable")
+	case "chkconfig":
+		return "a boot-time service", len(args) > 1 && (args[1] == "on" || args[0] == "--add")
+	case "rc-update":
+		return "a boot-time service", len(args) > 1 && args[0] == "add"
+	case "pm2":
+		return "a process manager started at boot", len(args) > 0 && args[0] == "startup"
+	}
+	return "", false
+}
+
+// autostartKey reports a registry key whose values run at logon or in
+// place of a program: Run and RunOnce, Winlogon's Shell and Userinit,
+// Image File Execution Options (Debugger), the policies' Run lists.
+func autostartKey(k string) bool {
+	// separators dropped: an unquoted HKCU\Software\... reaches the
+	// command from a POSIX shell without its backslashes
+	k = strings.NewReplacer(`\`, "", "/", "", " ", "").Replace(strings.ToLower(k))
+	if !strings.HasPrefix(k, "hk") {
+		return false
+	}
+	for _, s := range []string{"currentversionrun", "winlogon", "imagefileexecutionoptions", "policiesexplorerrun",
+		"explorershellfolders", "commandprocessor"} {
+		if strings.Contains(k, s) {
+			return true
+		}
+	}
+	return strings.HasSuffix(k, "environment") // HKCU\Environment: UserInitMprLogonScript
+}
+
+func anyFold(args []string, words ...string) bool {
+	for _, a := range args {
+		for _, w := range words {
+			if strings.EqualFold(a, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func anyPrefixFold(args []string, prefixes ...string) bool {
+	for _, a := range args {
+		for _, p := range prefixes {
+			if len(a) >= len(p) && strings.EqualFold(a[:len(p)], p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// EnvFileLoads are the files a dotenv file's code-loading variables
+// (EnvLoads: NODE_OPTIONS=--require F, LD_PRELOAD, PYTHONSTARTUP, ...)
+// make every program started with it load: tools load .env on their own
+// (bun, docker compose, uv --env-file, direnv's dotenv).
+func EnvFileLoads(text string) []string {
+	var out []string
+	for n, line := range strings.Split(text, "\n") {
+		if n >= 512 {
+			break
+		}
+		k, v, ok := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "export "), "=")
+		if !ok {
+			continue
+		}
+		out = append(out, EnvLoads(strings.TrimSpace(k), strings.TrimSpace(v))...)
+	}
+	return out
+}
+
+// DotenvFile reports a dotenv file by name: .env, .env.local, .env.test,
+// app.env.
+func DotenvFile(base string) bool {
+	return base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env")
 }
