@@ -109,6 +109,7 @@ var programKeys = map[string]bool{
 	"runtimeexecutable": true, "shellpath": true, "require": true, "node-options": true, "script-shell": true,
 	"exec": true, "git": true, "editor": true, "browser": true, "viewer": true, "cc": true, "cxx": true,
 	"toolchain": true, "binding": true,
+	"cafile": true, "cert": true, "sslcainfo": true, // whom TLS trusts: a certificate planted in scratch space
 }
 
 // scratchDirs are directories anyone (or any process) writes: what runs
@@ -152,17 +153,19 @@ func listWords(v string) []string {
 // guardKeys are settings whose value (lower case) switches a package
 // manager's own protection off: npm's unsafe-perm runs install scripts as
 // root, ignore-scripts=false runs every dependency's lifecycle scripts
-// again, strict-ssl=false takes packages from whoever answers.
+// again, strict-ssl=false (git's sslverify=false, pip's trusted-host)
+// takes code from whoever answers.
 var guardKeys = map[string]string{"unsafe-perm": "true", "ignore-scripts": "false", "strict-ssl": "false",
 	"enablestrictssl": "false", "enablescripts": "true", "gosumdb": "off", "gonosumcheck": "1", "gonosumdb": "*",
-	"goinsecure": "*", "ssl_verify": "false"}
+	"goinsecure": "*", "ssl_verify": "false", "sslverify": "false", "trusted-host": ""}
 
 // ProtectionOff is the first setting of a configuration text that switches
 // a package manager's protection off (guardKeys), as key=value.
 func ProtectionOff(text string) (string, bool) {
 	for _, st := range settings(text) {
-		if v, ok := guardKeys[st.key]; ok && strings.ToLower(strings.TrimSpace(st.value)) == v {
-			return st.key + "=" + v, true
+		val := strings.ToLower(strings.TrimSpace(st.value))
+		if v, ok := guardKeys[st.key]; ok && (val == v || v == "" && val != "") { // "": any value (trusted-host HOST)
+			return st.key + "=" + val, true
 		}
 	}
 	return "", false

@@ -143,7 +143,63 @@ func ConfigSets(name string, args []string) []ConfigSet {
 		if len(args) >= 4 && args[0] == "toolchain" && args[1] == "link" {
 			return []ConfigSet{{File: "~/.rustup/settings.toml", Key: "toolchain", Value: args[3]}}
 		}
+	case "pixi": // pdm is one of its names
+		// pdm config pypi.url URL, pypi.NAME.url URL
+		if path.Base(name) == "pdm" && len(args) >= 3 && args[0] == "config" && strings.HasPrefix(args[len(args)-2], "pypi.") && strings.HasSuffix(args[len(args)-2], "url") {
+			return []ConfigSet{{File: "pdm config", Key: "index-url", Value: args[len(args)-1]}}
+		}
+	case "gem":
+		// gem sources --add URL
+		for _, v := range listOptValues(args, "--add", "-a") {
+			if len(args) > 0 && args[0] == "sources" {
+				return []ConfigSet{{File: "~/.gemrc", Key: "registry", Value: v}}
+			}
+		}
+	case "composer":
+		// composer config [-g] repo.packagist composer URL, repositories.NAME vcs URL
+		o := Parse(args, S("d", "file", "working-dir"))
+		if len(o.Pos) >= 3 && o.Pos[0] == "config" && (strings.HasPrefix(o.Pos[1], "repo") || strings.HasPrefix(o.Pos[1], "repositories")) {
+			return []ConfigSet{{File: "composer.json", Key: "registry", Value: o.Pos[len(o.Pos)-1]}}
+		}
+	case "nix-channel":
+		for _, v := range listOptValues(args, "--add") {
+			return []ConfigSet{{File: "~/.nix-channels", Key: "substituters", Value: v}}
+		}
+	case "flatpak":
+		o := Parse(args, S("", "title", "comment", "gpg-import", "filter", "collection-id"))
+		if len(o.Pos) >= 3 && o.Pos[0] == "remote-add" {
+			return []ConfigSet{{File: "flatpak remotes", Key: "registry", Value: o.Pos[2]}}
+		}
+	case "pip", "pip3":
+		// pip config set global.trusted-host HOST (its TLS unchecked); index-url is pipSets' (pkgsource)
+		o := Parse(args, S(""))
+		if len(o.Pos) >= 4 && o.Pos[0] == "config" && o.Pos[1] == "set" {
+			k := strings.ToLower(o.Pos[2])
+			if i := strings.LastIndexByte(k, '.'); i >= 0 {
+				k = k[i+1:]
+			}
+			if k == "trusted-host" || k == "cert" {
+				return []ConfigSet{{File: "pip.conf", Key: k, Value: o.Pos[3]}}
+			}
+		}
+	case "git":
+		// git config [--global] http.sslVerify false: git's TLS unchecked;
+		// http.sslCAInfo F: whom it trusts (code settings are gitstate's)
+		if sub, rest, _ := GitSplit(args); sub == "config" {
+			if k, v, ok := GitConfigSet(rest); ok {
+				switch lk := strings.ToLower(k); {
+				case lk == "http.sslverify" || strings.HasPrefix(lk, "http.") && strings.HasSuffix(lk, ".sslverify"):
+					return []ConfigSet{{File: "git config", Key: "sslverify", Value: v}}
+				case lk == "http.sslcainfo":
+					return []ConfigSet{{File: "git config", Key: "cafile", Value: v}}
+				}
+			}
+		}
 	case "poetry":
+		// poetry config repositories.NAME URL: a source packages can come from
+		if len(args) >= 3 && args[0] == "config" && strings.HasPrefix(args[1], "repositories.") {
+			return []ConfigSet{{File: "poetry config", Key: "index-url", Value: args[2]}}
+		}
 		// poetry source add NAME URL: the project's packages from URL
 		o := Parse(args, S("", "priority"))
 		if len(o.Pos) >= 4 && o.Pos[0] == "source" && o.Pos[1] == "add" {

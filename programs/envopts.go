@@ -107,6 +107,8 @@ var defaultIndexHosts = map[string]bool{
 	"registry.yarnpkg.com": true, "proxy.golang.org": true, "sum.golang.org": true, "rubygems.org": true,
 	"index.crates.io": true, "crates.io": true, "conda.anaconda.org": true, "repo.anaconda.com": true,
 	"api.nuget.org": true, "repo.maven.apache.org": true, "repo1.maven.org": true, "services.gradle.org": true,
+	"nixos.org": true, "channels.nixos.org": true, "cache.nixos.org": true, "dl.flathub.org": true, "flathub.org": true,
+	"repo.packagist.org": true, "packagist.org": true, "index.rubygems.org": true,
 }
 
 // DefaultIndex reports a package source that is a manager's default: a
