@@ -100,7 +100,8 @@ var codeKeys = map[string]bool{
 
 // programKeys are settings (the last part of the key, lower case) whose
 // value is a program or file another program starts or loads: a
-// terminal's shell, an editor's git and interpreter, bun's preload. Their
+// terminal's shell, an editor's git and interpreter, bun's preload, a
+// window manager's exec (also as KEY VALUE: kitty.conf, i3's and sway's config). Their
 // everyday values are installed programs and project files; one in a
 // scratch directory (ScratchPrograms) is a program planted to run.
 var programKeys = map[string]bool{
@@ -108,7 +109,7 @@ var programKeys = map[string]bool{
 	"interpreter": true, "interpreterpath": true, "defaultinterpreterpath": true, "pythonpath": true,
 	"runtimeexecutable": true, "shellpath": true, "require": true, "node-options": true, "script-shell": true,
 	"exec": true, "git": true, "editor": true, "browser": true, "viewer": true, "cc": true, "cxx": true,
-	"toolchain": true, "binding": true,
+	"toolchain": true, "binding": true, "exec-once": true, "exec-always": true, "exec_always": true,
 	"cafile": true, "cert": true, "sslcainfo": true, // whom TLS trusts: a certificate planted in scratch space
 }
 
@@ -230,6 +231,13 @@ func settings(text string) []setting {
 		i := strings.IndexAny(t, "=:")
 		if strings.HasPrefix(t, "@") {
 			i = strings.IndexByte(t, '=') // npm's scoped key: @acme:registry=URL
+		}
+		if sp := strings.IndexAny(t, " \t"); sp > 0 && (i < 0 || sp < i) && programKeys[strings.ToLower(t[:sp])] {
+			if rest := strings.TrimSpace(t[sp:]); rest != "" && rest[0] != '=' && rest[0] != ':' {
+				// KEY VALUE, the form of kitty.conf and i3's config (shell /bin/zsh, exec CMD)
+				out = append(out, setting{strings.ToLower(t[:sp]), rest})
+				continue
+			}
 		}
 		if i <= 0 || t[0] == '#' || t[0] == ';' {
 			continue
