@@ -61,6 +61,9 @@ var projectConfigs = []string{
 	".pylintrc", "pylintrc", ".vscode/settings.json", "*.code-workspace",
 	// an agent's own configuration of the commands it runs after each edit
 	".aider.conf.yml", ".aider.conf.yaml",
+	// start-up files programs read from the working directory: R's, irb's,
+	// gdb's and lldb's, neovim's and vim's exrc
+	".Rprofile", ".irbrc", ".gdbinit", ".lldbinit", ".nvim.lua", ".nvimrc", ".exrc",
 }
 
 // ProjectConfig reports a project file (rel: its path below the project)

@@ -58,7 +58,7 @@ var loadedUnderHome = []string{
 	".local/share/virtualenvs/", ".virtualenvs/", ".local/share/pypoetry/", ".bun/install/", ".npm/_npx/",
 	".nuget/packages/", ".gem/", ".local/share/gem/", ".deno/", ".local/share/uv/", ".cache/uv/", ".cache/pip/wheels/",
 	".local/share/nvim/lazy/", ".local/share/nvim/site/pack/", "perl5/lib/", ".julia/packages/", ".pub-cache/",
-	".cabal/packages/", ".conan2/p/", ".luarocks/",
+	".cabal/packages/", ".conan2/p/", ".luarocks/", ".node_modules/", ".node_libraries/", // node's require looks in these too
 }
 
 // LoadedCode reports a file (abs; rel its path below home, "" when not
