@@ -143,7 +143,7 @@ func Installs(name string, args []string) (string, bool) {
 	case "new-service":
 		return "a service", true
 	case "sc":
-		return "a service", len(args) > 1 && (strings.EqualFold(args[0], "create") || strings.EqualFold(args[0], "config") && anyPrefixFold(args, "binpath="))
+		return "a service", len(args) > 1 && (strings.EqualFold(args[0], "create") || strings.EqualFold(args[0], "config") && anyFold(args, "binpath=")) // sc's syntax: "binPath= VALUE"
 	case "defaults":
 		// defaults write com.apple.loginwindow LoginHook SCRIPT: run as root at every login
 		return "a login hook", len(args) > 2 && args[0] == "write" && anyFold(args[2:], "LoginHook", "LogoutHook")
@@ -187,21 +187,12 @@ func autostartKey(k string) bool {
 	return strings.HasSuffix(k, "environment") // HKCU\Environment: UserInitMprLogonScript
 }
 
+// anyFold reports an argument that is one of words, case aside (Windows'
+// commands take /Create and /create alike).
 func anyFold(args []string, words ...string) bool {
 	for _, a := range args {
 		for _, w := range words {
 			if strings.EqualFold(a, w) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func anyPrefixFold(args []string, prefixes ...string) bool {
-	for _, a := range args {
-		for _, p := range prefixes {
-			if len(a) >= len(p) && strings.EqualFold(a[:len(p)], p) {
 				return true
 			}
 		}
