@@ -23,9 +23,9 @@ type SessionFact struct {
 const JournaledMark = "[journaled"
 
 // SessionFacts returns the newest window entries of session that left
-// facts and whose facts contain needle ("" : all of them), newest first,
-// with whether each is known to have run (package session decides what
-// counts). It walks the partial
+// facts and whose facts contain needle ("" : all of them), denies
+// included, newest first, with whether each is known to have run (package
+// session decides what counts). It walks the partial
 // (session_id, seq) index of entries with facts backwards and reads at
 // most window rows, whatever the register's size; the needle is tested by
 // SQLite, so only the rows that may hold the answer come back. ctx bounds
@@ -41,7 +41,7 @@ func (r *Register) SessionFacts(ctx context.Context, session string, window int,
 		instr(f.reason, ?) > 0
 		FROM (SELECT seq, decision, facts, tool_use_id, reason FROM entries INDEXED BY entries_session_facts
 		 WHERE session_id = ? AND facts != '' ORDER BY seq DESC LIMIT ?) f
-		WHERE f.decision != 'deny' AND instr(f.facts, ?) > 0 ORDER BY f.seq DESC`, JournaledMark, session, window, needle)
+		WHERE instr(f.facts, ?) > 0 ORDER BY f.seq DESC`, JournaledMark, session, window, needle)
 	if err != nil {
 		return nil, fmt.Errorf("register: session look-up: %w", err)
 	}

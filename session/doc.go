@@ -24,9 +24,13 @@
 // so. Calls that run no file and send nothing never
 // open it.
 //
-// What counts. Only calls known to have run: an allow, or an ask followed
-// by an outcome entry for its tool_use_id (PostToolUse); an ask declined
-// or rejected, and a deny, leave no trace.
+// What counts. Calls known to have run: an allow, or an ask followed by
+// an outcome entry for its tool_use_id (PostToolUse); an ask declined or
+// rejected, and a deny, leave no trace, except a written file's content
+// that would be stopped: that fact is kept from any call, run or not, and
+// only ever makes the file's fact stricter (the agent that tried to plant
+// it may get it there another way; the later call that runs the file is
+// judged as if it had).
 //
 // Why it cannot be forged into a pass. Facts count only from entries in
 // the hash chain (an edited or deleted entry breaks the chain that verify

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -120,14 +121,21 @@ func counts(f register.SessionFact) bool {
 
 // writtenIn is the session's fact about the file with key among rows
 // (newest first). The newest fact of the chain's own (not journaled)
-// entries speaks; journaled facts newer than it can only make it stricter,
-// so a forged journal line cannot shadow the real fact.
+// entries that ran speaks; journaled facts newer than it can only make it
+// stricter, so a forged journal line cannot shadow the real fact. So can
+// the facts of calls that did not run (denied, or asked and declined):
+// content the agent tried to put in a file that would be stopped may be
+// there by another way (a retry, another tool), and the later call that
+// runs the file is judged as if it were; a harmless fact of such a call
+// says nothing.
 func writtenIn(rows []register.SessionFact, key, p string) (judge.WrittenFact, bool) {
 	var out judge.WrittenFact
 	found := false
 	for _, e := range rows {
-		if !counts(e) {
-			continue
+		ran := counts(e)
+		if !ran && !strings.Contains(e.Facts, `"v":"ask"`) && !strings.Contains(e.Facts, `"v":"deny"`) &&
+			!strings.Contains(e.Facts, `"i":"`) {
+			continue // nothing stricter to say
 		}
 		var s stored
 		if json.Unmarshal([]byte(e.Facts), &s) != nil {
@@ -148,13 +156,16 @@ func writtenIn(rows []register.SessionFact, key, p string) (judge.WrittenFact, b
 					in = judge.Ask
 				}
 			}
+			if !ran && v == judge.Allow && in == judge.Allow {
+				break // a harmless fact of a call that did not run: not this file's state
+			}
 			if !found || v > out.Verdict || in > out.Input {
 				out = judge.WrittenFact{Path: p, Verdict: max(v, out.Verdict), Input: max(in, out.Input), Rules: w.R, Seq: e.Seq}
 			}
 			found = true
 			break
 		}
-		if found && !e.Journaled {
+		if found && ran && !e.Journaled {
 			return out, true
 		}
 	}

@@ -67,8 +67,8 @@ func TestMemory(t *testing.T) {
 	if _, ok := m.Written("/p/y.sh"); ok {
 		t.Error("another session's write is remembered")
 	}
-	if _, ok := m.Written("/p/z.sh"); ok {
-		t.Error("a denied write is remembered")
+	if f, ok := m.Written("/p/z.sh"); !ok || f.Verdict != judge.Deny || f.Seq != 4 {
+		t.Errorf("a denied write of stopped content: %+v %v, want it remembered (stricter only)", f, ok)
 	}
 	if f, ok := m.Written("/p/w.sh"); !ok || f.Verdict != judge.Allow || f.Seq != 6 {
 		t.Errorf("w.sh: %+v %v, want the newest write (allow, #6)", f, ok)
@@ -198,8 +198,10 @@ func TestMemoryCountsWhatRan(t *testing.T) {
 			appendAll(t, dir2, es...)
 			m2 := New(dir2, "s", time.Now().Add(10*time.Second), time.Second)
 			defer m2.Close()
-			if _, ok := m2.Written("/p/x.sh"); ok != tc.want {
-				t.Errorf("written file remembered %v, want %v", ok, tc.want)
+			// a written file's stopped content is remembered whether or not
+			// the call ran (it may be there by another way): stricter only
+			if f, ok := m2.Written("/p/x.sh"); !ok || f.Verdict != judge.Deny {
+				t.Errorf("written file's stopped content remembered %v (%+v), want it remembered", ok, f)
 			}
 			// the same for content from outside (a WebFetch asked, then
 			// declined, brought nothing in)
@@ -327,5 +329,36 @@ func TestEncode(t *testing.T) {
 	defer m.Close()
 	if f, ok := m.Written("/p/drop.sql"); !ok || f.Input != judge.Deny || f.Verdict != judge.Allow {
 		t.Errorf("drop.sql read back as %+v %v, want input deny", f, ok)
+	}
+}
+
+// TestMemoryUnrunStricterOnly: the facts of a call that did not run count
+// only when they are stricter: a denied rewrite with harmless content does
+// not clear what an earlier write left, an asked and declined harmless
+// write leaves nothing, a declined write of stopped content is kept.
+func TestMemoryUnrunStricterOnly(t *testing.T) {
+	dir := t.TempDir()
+	fill(t, dir, 4, func(i int) (string, string, *judge.Facts) {
+		switch i {
+		case 0:
+			return "s", "allow", wrote("/p/a.sh", judge.Deny)
+		case 1:
+			return "s", "deny", wrote("/p/a.sh", judge.Allow)
+		case 2:
+			return "s", "ask", wrote("/p/b.sh", judge.Allow)
+		default:
+			return "s", "ask", wrote("/p/c.sh", judge.Ask)
+		}
+	})
+	m := New(dir, "s", time.Now().Add(10*time.Second), time.Second)
+	defer m.Close()
+	if f, ok := m.Written("/p/a.sh"); !ok || f.Verdict != judge.Deny || f.Seq != 1 {
+		t.Errorf("a.sh: %+v %v, want the earlier write's deny (#1)", f, ok)
+	}
+	if f, ok := m.Written("/p/b.sh"); ok {
+		t.Errorf("b.sh: a declined harmless write is remembered: %+v", f)
+	}
+	if f, ok := m.Written("/p/c.sh"); !ok || f.Verdict != judge.Ask {
+		t.Errorf("c.sh: %+v %v, want the declined write's ask", f, ok)
 	}
 }

@@ -185,7 +185,7 @@ func (m *ReplayMemory) rows(needle string) []register.SessionFact {
 	rows := m.r.window(m.session, m.seq).rows
 	var out []register.SessionFact
 	for i := len(rows) - 1; i >= 0; i-- {
-		if rows[i].Decision != "deny" && strings.Contains(rows[i].Facts, needle) {
+		if strings.Contains(rows[i].Facts, needle) { // denies too: writtenIn keeps their stricter facts
 			out = append(out, rows[i].SessionFact)
 		}
 	}
