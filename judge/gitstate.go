@@ -213,11 +213,20 @@ func (j *judge) recallHooks(x execution, sub string) {
 	if g == "" {
 		return
 	}
+	dirs := []string{g + "/hooks/"}
+	if j.project != "" {
+		// the hooks a project keeps in its tree, where core.hooksPath
+		// points (husky sets it to .husky/_, whose scripts run .husky/HOOK)
+		dirs = append(dirs, j.project+"/.husky/", j.project+"/.githooks/")
+	}
 	for _, h := range programs.GitHooksRun(sub) {
-		p := path.Clean(g + "/hooks/" + h)
-		if f, ok := j.env.Memory.Written(p); ok && f.Verdict != Allow {
-			j.used("memory: " + p + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + rulesNote(f.Rules))
-			j.writtenRun(p+" (the hook git "+sub+" runs)", f)
+		for _, d := range dirs {
+			p := path.Clean(d + h)
+			if f, ok := j.env.Memory.Written(p); ok && f.Verdict != Allow {
+				j.used("memory: " + p + " written in entry #" + itoa(f.Seq) + ": " + f.Verdict.String() + rulesNote(f.Rules))
+				j.writtenRun(p+" (the hook git "+sub+" runs)", f)
+				return
+			}
 		}
 	}
 }

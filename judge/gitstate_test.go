@@ -147,3 +147,28 @@ func TestGitConfigOnDisk(t *testing.T) {
 		t.Errorf("FIFO config: %s %v", d.Decision, d.RuleIDs())
 	}
 }
+
+// TestGitHooksKeptInTree: the hooks a project keeps in its tree (.husky,
+// .githooks: where core.hooksPath points) are run by git commit and push
+// like .git/hooks: what the session wrote there, when it would be
+// stopped, stops the command (written even by a call that did not run:
+// session memory keeps stopped content).
+func TestGitHooksKeptInTree(t *testing.T) {
+	cases := []struct {
+		hook, cmd string
+		v         Verdict
+		want      Verdict
+	}{
+		{"/home/user/proj/.husky/pre-commit", "git commit -qm wip", Deny, Deny},
+		{"/home/user/proj/.husky/pre-commit", "git commit -qm wip", Allow, Allow},
+		{"/home/user/proj/.githooks/pre-push", "git push origin main", Deny, Deny},
+		{"/home/user/proj/.githooks/pre-push", "git commit -qm wip", Deny, Allow}, // commit does not run pre-push
+	}
+	for _, c := range cases {
+		m := &tableMemory{written: map[string]WrittenFact{c.hook: {Path: c.hook, Verdict: c.v, Rules: []string{RuleRmHome}}}}
+		env := Env{Home: "/home/user", ProjectDir: "/home/user/proj", NoFiles: true, Memory: m}
+		if d := Decide(bash(c.cmd), env); d.Verdict != c.want {
+			t.Errorf("%s after %s (%s): %s %v, want %s", c.cmd, c.hook, c.v, d.Decision, d.RuleIDs(), c.want)
+		}
+	}
+}
