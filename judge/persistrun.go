@@ -115,17 +115,6 @@ func (j *judge) configNamed(p, text string) {
 	if src, ok := programs.ConfigSource(text); ok {
 		j.add(RuleRemotePackageSource, p+" takes packages from "+src) // pkgsource.go
 	}
-	if code, lang := programs.ConfigCode(text); code != "" && j.sessionState().depth == 0 {
-		// pylint's init-hook: python run at every start of the tool
-		switch v, rules := j.writtenVerdict(p, code, lang); {
-		case v == Deny:
-			j.add(RulePersistenceHarmful, p+" would run: "+strings.Join(rules, ", "))
-			return
-		case v > Allow && concreteRules(rules):
-			j.add(RulePersistenceInstall, p+" would run: "+strings.Join(rules, ", "))
-			return
-		}
-	}
 	if off, ok := programs.ProtectionOff(text); ok {
 		j.add(RulePersistenceInstall, p+" turns a protection off ("+off+")")
 		return

@@ -146,6 +146,13 @@ func (j *judge) noteWritten(p, text string) {
 	}
 	f := WrittenFact{Path: p, Input: in}
 	f.Verdict, f.Rules = j.writtenVerdict(p, text, lang)
+	if code, clang := programs.ConfigCode(text); code != "" && j.configPlace(p) {
+		// pylint's init-hook: code of a language run at every start of the
+		// tool, what the file makes run (persistedContent, a later pylint)
+		if v, rules := j.writtenVerdict(p, code, clang); v > f.Verdict {
+			f.Verdict, f.Rules = v, rules
+		}
+	}
 	if lang != programs.LangEmbedded && (programs.EmbedsShell(path.Base(p)) || j.configPlace(p)) {
 		// a Rakefile's sh 'CMD', invoke's c.run('CMD'), a configuration's
 		// exec lines (configPlace: i3's exec, a .desktop Exec=): its strings

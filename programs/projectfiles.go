@@ -91,6 +91,15 @@ var runnerTable = []runnerFiles{
 	{runners: []string{"devbox"}, subs: []string{"run", "shell", "services"}, files: []string{"devbox.json"}, lang: LangEmbedded},
 	{runners: []string{"dotnet", "msbuild"}, files: []string{"Directory.Build.props", "Directory.Build.targets"}, lang: LangEmbedded},
 	{runners: []string{"nix"}, subs: []string{"develop", "build", "run", "shell"}, files: []string{"flake.nix"}, lang: LangEmbedded},
+	// configuration a runner reads at start whose settings run code
+	// (cargo's runner and rustc-wrapper, pylint's init-hook, pnpm's hooks,
+	// the hooks lefthook and a local GitLab runner run)
+	{runners: []string{"cargo"}, subs: []string{"build", "b", "check", "c", "run", "r", "test", "t", "bench", "clippy", "install", "doc"},
+		files: []string{".cargo/config.toml", ".cargo/config"}, lang: LangEmbedded},
+	{runners: []string{"pylint"}, files: []string{".pylintrc", "pylintrc"}, lang: LangEmbedded},
+	{runners: []string{"pnpm"}, subs: []string{"install", "i", "add", "update", "up", "rebuild"}, files: []string{".pnpmfile.cjs", ".pnpmfile.mjs"}, lang: "js"},
+	{runners: []string{"lefthook"}, subs: []string{"run", "install"}, files: []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", "lefthook-local.yml"}, lang: LangEmbedded},
+	{runners: []string{"gitlab-runner"}, subs: []string{"exec"}, files: []string{".gitlab-ci.yml"}, lang: LangEmbedded},
 }
 
 // embeddedExts are the extensions of code in languages no package reads,
@@ -126,7 +135,10 @@ func ProjectFiles(name string, args []string) []ToolFile {
 		if len(ops) > 1 && (ops[0] == "exec" || ops[0] == "dlx" || ops[0] == "x") {
 			return packageRun(ops[1], argsAfter(args, ops[1]))
 		}
-		return nil
+		if baseOf(name) != "pnpm" {
+			return nil
+		}
+		// pnpm's install loads .pnpmfile.cjs (runnerTable)
 	case "docker":
 		if len(ops) > 0 && ops[0] == "compose" {
 			canon, ops = "docker compose", ops[1:]

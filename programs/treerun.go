@@ -84,6 +84,8 @@ var treeTable = []treeRun{
 	{runners: []string{"terraform"}, subs: []string{"plan", "apply", "validate", "refresh", "console", "import", "destroy"}, globs: inTree(".tf")},
 	{runners: []string{"dotnet", "msbuild"}, subs: []string{"build", "run", "test", "publish", "pack", "restore", "msbuild"}, globs: inTree(".targets", ".props", ".csproj")},
 	{runners: []string{"msbuild"}, globs: inTree(".targets", ".props", ".csproj")},
+	// a local CI runner runs the repository's workflows
+	{runners: []string{"act"}, globs: []string{".github/workflows/*"}},
 }
 
 // treeExt is the extension that names a file's language in a pattern.
