@@ -173,6 +173,16 @@ func TestSpawnLibraries(t *testing.T) {
 		{"ruby", `require "pathname"; Pathname.new(Dir.home).rmtree`, "rm -r /home/u"},
 		{"ruby", `Pathname(Dir.home).join("Documents").rmtree`, "rm -r /home/u/Documents"},
 		{"ruby", `puts Pathname.new("a").join("b")`, ""},
+		{"python", `import multiprocessing, os; multiprocessing.Process(target=os.system, args=("rm -rf ~",)).start()`, "sh rm -rf ~"},
+		{"python", `import threading, shutil; threading.Thread(target=shutil.rmtree, args=("/home/u",)).start()`, "rm -r /home/u"},
+		{"python", `import os, glob; list(map(os.remove, glob.glob(os.path.expanduser("~/Documents/*"))))`, "rm ?/home/u/Documents/*"},
+		{"python", `print(list(map(str, [1, 2])))`, ""},
+		{"python", `import io, os; io.FileIO(os.path.expanduser("~/a.tex"), "w").close()`, "write /home/u/a.tex"},
+		{"js", "new (require(\"worker_threads\").Worker)(\"require(`child_process`).execSync(`rm -rf ~`)\", {eval: true})", "sh rm -rf ~"},
+		{"js", `new (require("worker_threads").Worker)("./w.js")`, ""},
+		{"php", `array_map(fn($f) => file_put_contents($f, ""), glob(getenv("HOME")."/Documents/*"));`, "write ?/home/u/Documents/*"},
+		{"php", `array_map(fn($x) => $x * 2, [1, 2]);`, ""},
+		{"php", `shell_exec("rm -rf " . escapeshellarg(getenv("HOME")));`, "sh rm -rf /home/u"},
 	})
 }
 

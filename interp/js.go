@@ -356,6 +356,11 @@ func jsNew(e *eval, n *node) {
 	ref := e.value(c).ref
 	pos := positional(jsArgs(e, n))
 	switch ref {
+	case "worker_threads.Worker":
+		// new Worker(code, {eval: true}): the string is the worker's code
+		if o := argAt(pos, 1); o.kw != nil && o.kw["eval"].s == "true" {
+			e.dynamic("new Worker", argAt(pos, 0), "js")
+		}
 	case "Deno.Command":
 		// new Deno.Command("rm", {args: [...]}): the program and its args
 		argv := []val{argAt(pos, 0)}

@@ -96,6 +96,16 @@ func phpCall(e *eval, n *node) {
 			fi, li = 1, 0
 		}
 		f, l := argAt(pos, fi), argAt(pos, li)
+		if fn := phpCallback(n, fi); fn != nil && l.elem != nil {
+			// array_map(fn($f) => unlink($f), glob(p)): the parameter is
+			// each element; the body is read after the call
+			if p := fn.first("formal_parameters").namedKids0(); p != nil {
+				if v := p.first("variable_name"); v != nil {
+					e.vars[v.text()] = *l.elem
+				}
+			}
+			return
+		}
 		if !f.static || f.isList {
 			return
 		}
@@ -112,6 +122,25 @@ func phpCall(e *eval, n *node) {
 		return
 	}
 	phpApply(e, name, pos)
+}
+
+// phpCallback is the i-th argument of call n when it is a function
+// written in place (fn($x) => ..., function ($x) { ... }).
+func phpCallback(n *node, i int) *node {
+	k := 0
+	for _, a := range n.get("arguments").namedKids() {
+		if a.kind != "argument" {
+			continue
+		}
+		if k == i {
+			if f := a.first("arrow_function", "anonymous_function", "anonymous_function_creation_expression"); f != nil {
+				return f
+			}
+			return nil
+		}
+		k++
+	}
+	return nil
 }
 
 // phpApply records what the function name does called with pos.
@@ -324,6 +353,8 @@ func phpCallValue(e *eval, n *node) val {
 		return decoded(at(0), func(s string) (string, bool) { return reverse(s), true })
 	case "chr":
 		return fromCodes([]val{at(0)})
+	case "escapeshellarg", "escapeshellcmd", "realpath":
+		return at(0) // quoted for the shell, or normalised: the same path
 	case "implode", "join":
 		if len(pos) == 2 && pos[1].isList {
 			return joinVals(pos[1].list, pos[0])

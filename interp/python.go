@@ -158,6 +158,60 @@ func pyCall(e *eval, n *node) {
 		}
 		return
 	}
+	pyApply(e, ref, args)
+}
+
+// pyApply records what the function ref does called with args. A
+// function handed to another to call (multiprocessing.Process(target=
+// os.system, args=(...)), threading.Thread, map(os.remove, paths)) is
+// applied to what it will be given.
+func pyApply(e *eval, ref string, args []arg) {
+	pos := positional(args)
+	at := func(i int) val { return argAt(pos, i) }
+	switch ref {
+	case "multiprocessing.Process", "threading.Thread", "threading.Timer", "map", "builtins.map", "list(map)":
+		f, a := at(0), at(1)
+		if ref == "threading.Timer" {
+			f, a = at(1), at(2) // Timer(interval, function, args)
+		}
+		if v, ok := keyword(args, "target"); ok {
+			f = v
+		}
+		if v, ok := keyword(args, "args"); ok {
+			a = v
+		}
+		if ref == "threading.Timer" {
+			if v, ok := keyword(args, "function"); ok {
+				f = v
+			}
+		}
+		if f.ref == "" || e.level > maxEval {
+			return
+		}
+		var each [][]val
+		switch {
+		case (ref == "map" || ref == "builtins.map") && a.elem != nil:
+			each = [][]val{{*a.elem}}
+		case ref == "map" || ref == "builtins.map":
+			for _, x := range a.list {
+				each = append(each, []val{x})
+			}
+		case a.isList:
+			each = [][]val{a.list}
+		default:
+			each = [][]val{nil}
+		}
+		e.level++
+		for _, xs := range each {
+			call := make([]arg, len(xs))
+			for i, x := range xs {
+				call[i] = arg{v: x}
+			}
+			pyApply(e, f.ref, call)
+		}
+		e.level--
+		return
+	}
 	if strings.HasPrefix(ref, "socket.") || ref == "socket" {
 		e.socket = true
 	}
@@ -223,7 +277,7 @@ func pyCall(e *eval, n *node) {
 				e.write(ref, at(0), strings.Contains(fl, "O_APPEND") && !strings.Contains(fl, "O_TRUNC"))
 			}
 		}
-	case "open", "io.open", "codecs.open", "builtins.open":
+	case "open", "io.open", "codecs.open", "builtins.open", "io.FileIO", "_io.FileIO":
 		mode := lit("r")
 		if len(pos) > 1 {
 			mode = pos[1]
@@ -404,7 +458,7 @@ func (pySpec) value(e *eval, n *node) (val, bool) {
 			return v, true
 		}
 		switch name {
-		case "exec", "eval", "compile", "open", "print", "getattr", "__import__", "chr", "str", "bytes", "dict", "bytearray", "list", "execfile":
+		case "exec", "eval", "compile", "open", "print", "getattr", "__import__", "chr", "str", "bytes", "dict", "bytearray", "list", "execfile", "map":
 			return val{ref: name}, true
 		}
 		for _, m := range e.star {

@@ -276,6 +276,7 @@ var langPats = sync.OnceValue(func() map[string][]callPat {
 			pats("rm", `\bunlink\b\s*\(?`),
 			pats("rmdir", `\brmdir\b\s*\(?`),
 			pats("truncate", `\btruncate\b\s*\(?`),
+			pats("copy", `\b(?:File::Copy::)?(?:copy|cp|move|mv)\s*\(`),
 		),
 		"ruby": concat(
 			pats("shell", `\b(?:system|exec|spawn|IO\.popen|Open3\.\w+)\b\s*\(?`),
@@ -368,6 +369,14 @@ func (w *walker) scanCode(c *cmd, code, lang string, o Origin) {
 					}
 				}
 				items = perlPaths(items, w.opt.Home) // glob(...), <...>, $ENV{HOME} (perlglob.go)
+			}
+			if p.kind == "copy" {
+				// File::Copy's copy/move(FROM, TO): TO is written (copy
+				// "/dev/null" over a file empties it); $obj->copy is a method
+				if len(items) > 1 && !strings.HasSuffix(code[:m[0]], "->") {
+					w.fileEffect(c, ">", interp.Str{Value: items[1].val, Static: items[1].static && !w.taint}, o)
+				}
+				continue
 			}
 			w.codeCall(c, p.kind, items, rest, o)
 		}
