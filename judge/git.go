@@ -42,9 +42,9 @@ var _ = rules(
 	Rule{ID: RuleGitCleanForce, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "git clean -f deletes untracked files that git cannot restore",
 		Alternative: "run `git clean -n` to see what would go, then remove paths explicitly",
-		Matches:     "`git clean -f…` without `-n`/`-i`; a forced rm fed the untracked files git lists (`git ls-files -o | xargs rm -f`: programs.GitListsUntracked)",
-		Fire:        []string{"git clean -fd", "git clean -dfx -e .env", "git ls-files -o --exclude-standard | xargs rm -f"},
-		Pass:        []string{"git clean -n", "git clean -fdn", "git ls-files -o --exclude-standard", "git ls-files -z | xargs -0 wc -l"}},
+		Matches:     "`git clean -f…` (or with `clean.requireForce=false` set by `-c`, and writing that setting) without `-n`/`-i`; a forced rm fed the untracked files git lists (`git ls-files -o | xargs rm -f`: programs.GitListsUntracked)",
+		Fire:        []string{"git clean -fd", "git clean -dfx -e .env", "git ls-files -o --exclude-standard | xargs rm -f", "git -c clean.requireForce=false clean -dx", "git config clean.requireForce false"},
+		Pass:        []string{"git clean -n", "git clean -fdn", "git -c clean.requireForce=false clean -dxn", "git config clean.requireForce true", "git ls-files -o --exclude-standard", "git ls-files -z | xargs -0 wc -l"}},
 	Rule{ID: RuleGitCheckoutDiscard, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "git checkout of paths (or -f) overwrites uncommitted changes",
 		Alternative: "`git stash` first, or `git diff` to see what would be lost",
@@ -66,9 +66,9 @@ var _ = rules(
 	Rule{ID: RuleGitPushForce, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
 		Reason:      "force push, mirror push or remote ref deletion rewrites shared history",
 		Alternative: "`git push --force-with-lease`, or push a new branch",
-		Matches:     "`push -f`/`--force`/`--mirror`/`--delete`/`-d`/`--prune`, `+ref`, `:ref`; not `--force-with-lease` alone, unless its source counts back (`HEAD~10:main`, gitdiscard.go); the same by `send-pack`; a plain push whose `remote.NAME.push` forces or deletes or `remote.NAME.mirror` is set (`-c`, the repository's config), and writing such a setting; refspecs printed by a substitution whose format forces or deletes (`$(git for-each-ref --format=':%(refname)')`) (gitrefs.go)",
+		Matches:     "`push -f`/`--force`/`--mirror`/`--delete`/`-d`/`--prune`, `+ref`, `:ref`; not `--force-with-lease` alone, unless its source counts back (`HEAD~10:main`, gitdiscard.go); the same by `send-pack`; a plain push whose `remote.NAME.push` forces or deletes or `remote.NAME.mirror` (or `push.default=mirror`) is set (`-c`, the repository's config), and writing such a setting; refspecs printed by a substitution whose format forces or deletes (`$(git for-each-ref --format=':%(refname)')`) (gitrefs.go)",
 		Fire: []string{`mcp__github__delete_branch {"owner":"acme","repo":"app","branch":"main"}`, `git push --{force,}`, "git push --force", "git push origin +main", "git send-pack --force origin HEAD:refs/heads/main",
-			"git config remote.origin.push '+refs/heads/*:refs/heads/*'", "git -c remote.origin.mirror=true push origin"},
+			"git config remote.origin.push '+refs/heads/*:refs/heads/*'", "git -c remote.origin.mirror=true push origin", "git -c push.default=mirror push"},
 		Pass: []string{`mcp__github__create_branch {"owner":"acme","repo":"app","branch":"feature"}`, "git push --force-with-lease", "git push origin main", "git send-pack --dry-run origin HEAD:refs/heads/feature",
 			"git config remote.origin.push 'refs/heads/*:refs/heads/*'", "git push origin $(git branch --show-current)"}},
 	Rule{ID: RuleGitBranchForceDelete, Class: ClassDiscardWork, Severity: SevMedium, Decision: Ask, Catastrophic: false,
@@ -84,11 +84,11 @@ var _ = rules(
 		Fire:        []string{"git reflog expire --expire=now --all", "git gc --prune=now --aggressive"},
 		Pass:        []string{"git reflog", "git gc"}},
 	Rule{ID: RuleGitHistoryRewrite, Class: ClassDiscardWork, Severity: SevHigh, Decision: Ask, Catastrophic: false,
-		Reason:      "filter-branch/filter-repo rewrites the whole history",
+		Reason:      "the history is rewritten or what holds it dropped (filter-branch, filter-repo, BFG, replace refs, fast-import --force, lfs prune by force)",
 		Alternative: "work on a fresh clone and review before pushing",
-		Matches:     "`filter-branch`, `filter-repo`, `lfs migrate import/export` (not `--dry-run`/`--no-rewrite`) (gitrefs.go)",
-		Fire:        []string{"git filter-repo --path secrets.txt --invert-paths", "git filter-branch --tree-filter 'rm -f x' HEAD", "git lfs migrate import --everything --include='*.psd'"},
-		Pass:        []string{"git log --follow x", "git lfs migrate info --everything", "git lfs track '*.psd'"}},
+		Matches:     "`filter-branch`, `filter-repo`, `lfs migrate import/export` (not `--dry-run`/`--no-rewrite`); programs.GitDropsHistory: `replace OBJ REPL` (`--edit`, `--graft`; not `-l`/`-d`), `fast-import --force`, `lfs prune --force` (or `--when-unverified=continue`, not `--dry-run`) (gitrefs.go); programs.BFGRewrites: `bfg`, `java -jar bfg*.jar` (not `--help`)",
+		Fire:        []string{"git filter-repo --path secrets.txt --invert-paths", "git filter-branch --tree-filter 'rm -f x' HEAD", "git lfs migrate import --everything --include='*.psd'", "git replace HEAD HEAD~10", "git fast-import --force < h.fi", "git lfs prune --force", "bfg --delete-files '*.py' .", "java -jar bfg.jar --strip-blobs-bigger-than 1K ."},
+		Pass:        []string{"git log --follow x", "git lfs migrate info --everything", "git lfs track '*.psd'", "git replace -l", "git replace -d 3f2a1b", "git fast-import < h.fi", "git lfs prune --dry-run", "git lfs prune", "bfg --help", "java -jar app.jar --strip"}},
 	Rule{ID: RuleGitUpdateRefDelete, Class: ClassDiscardWork, Severity: SevMedium, Decision: Ask, Catastrophic: false,
 		Reason:      "git update-ref -d deletes a ref without any safety check",
 		Alternative: "`git branch -d` / `git tag -d` with review",
@@ -190,7 +190,12 @@ func (j *judge) git(e *parse.Exec, args []string, detail string) {
 		}
 	case "clean":
 		o := programs.GitOpts(sub, rest)
-		if o.Has('f', "force") && !o.Has('n', "dry-run") && !o.Has('i', "interactive") {
+		unforced := false // clean.requireForce=false: no -f needed
+		for _, c := range settings {
+			k, v, _ := strings.Cut(c, "=")
+			unforced = unforced || programs.GitCleanUnforced(k, v)
+		}
+		if (unforced || o.Has('f', "force")) && !o.Has('n', "dry-run") && !o.Has('i', "interactive") {
 			j.add(RuleGitCleanForce, detail)
 		}
 	case "checkout":
@@ -303,6 +308,9 @@ func (j *judge) gitConfig(e *parse.Exec, rest []string, detail string) {
 	// command, and a later "git nuke" or "git status" in another call
 	// would not show what it runs.
 	if key, value, ok := programs.GitConfigSet(rest); ok {
+		if programs.GitCleanUnforced(key, value) {
+			j.add(RuleGitCleanForce, detail) // every later git clean deletes without -f
+		}
 		from := len(j.hits)
 		j.gitSettingWritten(e, key, value, detail)
 		j.noteGitSetting(key, from)

@@ -139,6 +139,13 @@ var _ = onExec(func(j *judge, x execution) {
 	}
 })
 
+// bfg: the BFG Repo-Cleaner rewrites every commit as filter-repo does.
+var _ = onExec(func(j *judge, x execution) {
+	if programs.BFGRewrites(programs.Canon(x.e.Name), x.args) {
+		j.add(RuleGitHistoryRewrite, x.detail+" (BFG)")
+	}
+})
+
 // vcsDiscard: the discarding verbs of other version control systems.
 var _ = onExec(func(j *judge, x execution) {
 	if a := programs.VCSDiscard(x.e.Name, x.args); a != "" {

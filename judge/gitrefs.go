@@ -106,6 +106,11 @@ var _ = onExec(func(j *judge, x execution) {
 		if programs.GitLFSRewrites(rest) {
 			j.add(RuleGitHistoryRewrite, x.detail) // every commit rewritten with its files moved to or from LFS
 		}
+	}
+	if v := programs.GitDropsHistory(sub, rest); v != "" {
+		j.add(RuleGitHistoryRewrite, x.detail+" ("+v+")")
+	}
+	switch sub {
 	case "config":
 		j.remoteRedirect(x, sub, rest)
 		if key, value, ok := programs.GitConfigSet(rest); ok {
@@ -176,7 +181,7 @@ func (j *judge) pushBySettings(x execution, rest, cfg []string) {
 	}
 	for _, s := range settings {
 		r, forces := programs.GitPushSetting(s.Key, s.Value)
-		if forces && (remote == "" || strings.EqualFold(r, remote)) {
+		if forces && (remote == "" || r == "" || strings.EqualFold(r, remote)) {
 			j.used("git setting " + s.Key + "=" + s.Value)
 			j.add(RuleGitPushForce, x.detail)
 			return

@@ -152,6 +152,7 @@ var gitLong = map[string]string{
 	"apply":          "exclude= include= no-add stat numstat summary check index intent-to-add cached unsafe-paths apply 3way build-fake-ancestor= whitespace= ignore-space-change ignore-whitespace reverse unidiff-zero reject allow-overlap verbose quiet inaccurate-eof recount directory= allow-empty add no-stat no-numstat no-summary no-check no-index no-intent-to-add no-cached no-apply no-3way no-build-fake-ancestor no-whitespace no-ignore-space-change no-ignore-whitespace no-reverse no-unidiff-zero no-reject no-allow-overlap no-verbose no-quiet no-inaccurate-eof no-recount no-directory no-allow-empty",
 	"mv":             "verbose dry-run force sparse no-verbose no-dry-run no-sparse",
 	"send-pack":      "receive-pack= exec= remote= all dry-run mirror porcelain quiet stateless-rpc stdin helper-status thin force signed push-option= progress atomic force-with-lease force-if-includes",
+	"replace":        "list delete edit force raw format= graft convert-graft-file",
 	"prune":          "dry-run verbose progress expire= exclude-promisor-objects no-dry-run no-verbose no-progress no-expire no-exclude-promisor-objects",
 }
 

@@ -33,9 +33,14 @@ func (r Refspec) Deletes() bool { return r.HasDst && r.Src == "" && r.Dst != "" 
 // plain `git push` to remote does by force: remote.NAME.push with a
 // forced or deleting refspec, remote.NAME.mirror true (push --mirror:
 // every ref forced, those the local side lacks deleted). Keys as git
-// reads them: the section and name in any case.
+// reads them: the section and name in any case. push.default=mirror
+// forces a push to any remote (remote "").
 func GitPushSetting(key, value string) (remote string, forces bool) {
 	k := strings.ToLower(key)
+	if k == "push.default" {
+		// not a value git accepts today; a version that takes it mirrors
+		return "", strings.EqualFold(strings.TrimSpace(value), "mirror")
+	}
 	if !strings.HasPrefix(k, "remote.") {
 		return "", false
 	}
@@ -231,4 +236,73 @@ func GitLFSRewrites(rest []string) bool {
 	o := Parse(rest, S("I", "include", "exclude", "include-ref", "exclude-ref", "above", "object-map"))
 	p := o.Pos
 	return len(p) >= 2 && p[0] == "migrate" && (p[1] == "import" || p[1] == "export") && !o.Has(0, "dry-run", "no-rewrite")
+}
+
+// GitDropsHistory reports git subcommands besides filter-branch and lfs
+// migrate that rewrite or drop history (the verb, "" when none): replace
+// of an object (every later log, checkout and push of refs/replace sees
+// another history), fast-import --force (branches moved wherever the
+// stream says, commits dropped from them), lfs prune --force or with
+// --when-unverified=continue (local LFS objects deleted that the remote
+// may lack).
+func GitDropsHistory(sub string, rest []string) string {
+	switch sub {
+	case "replace":
+		o := GitOpts(sub, rest)
+		if o.Has('d', "delete") || o.Has('l', "list") {
+			return ""
+		}
+		if len(o.Pos) >= 2 || o.Has(0, "edit", "graft", "convert-graft-file") {
+			return "replace"
+		}
+	case "fast-import":
+		if has(rest, "--force") {
+			return "fast-import --force"
+		}
+	case "lfs":
+		o := Parse(rest, S("", "when-unverified", "recent", "verify-remote"))
+		if len(o.Pos) > 0 && o.Pos[0] == "prune" && !o.Has('d', "dry-run") &&
+			(o.Has('f', "force") || o.Value(0, "when-unverified") == "continue") {
+			return "lfs prune"
+		}
+	}
+	return ""
+}
+
+// BFGRewrites reports a run of the BFG Repo-Cleaner (bfg, java -jar
+// bfg*.jar) that rewrites the repository's history: any run but its help
+// and version.
+func BFGRewrites(name string, args []string) bool {
+	if name == "java" {
+		if len(args) < 2 || args[0] != "-jar" {
+			return false
+		}
+		jar := args[1][strings.LastIndexByte(args[1], '/')+1:]
+		if !strings.HasPrefix(strings.ToLower(jar), "bfg") {
+			return false
+		}
+		args = args[2:]
+	} else if name != "bfg" {
+		return false
+	}
+	for _, a := range args {
+		switch a {
+		case "-h", "--help", "--version":
+			return false
+		}
+	}
+	return len(args) > 0
+}
+
+// GitCleanUnforced reports a setting that lets git clean delete without
+// -f: clean.requireForce false.
+func GitCleanUnforced(key, value string) bool {
+	if !strings.EqualFold(key, "clean.requireForce") {
+		return false
+	}
+	switch strings.ToLower(strings.Trim(value, `"' `)) {
+	case "false", "no", "off", "0":
+		return true
+	}
+	return false
 }
