@@ -316,7 +316,8 @@ func jsCall(e *eval, n *node) {
 		e.dynamic(ref, at(0), "js")
 	case "fetch", "http.request", "http.get", "https.request", "https.get", "axios", "axios.get", "axios.post", "axios.put",
 		"axios.patch", "axios.delete", "axios.request", "got", "got.post", "got.get", "needle", "request", "request.post",
-		"superagent.post", "ky.post", "undici.request", "undici.fetch", "WebSocket":
+		"superagent.post", "ky.post", "undici.request", "undici.fetch", "WebSocket",
+		"navigator.sendBeacon", "EventSource": // a page's sends
 		to := at(0)
 		if u, ok := to.kw["url"]; ok {
 			to = u
@@ -424,7 +425,7 @@ func (jsSpec) value(e *eval, n *node) (val, bool) {
 		}
 		switch name {
 		case "process", "require", "eval", "Function", "fetch", "Buffer", "atob", "String", "JSON", "console",
-			"setTimeout", "setInterval", "globalThis", "global", "window", "Deno", "Bun", "WebSocket", "XMLHttpRequest", "Object":
+			"setTimeout", "setInterval", "globalThis", "global", "window", "Deno", "Bun", "WebSocket", "XMLHttpRequest", "Object", "navigator", "EventSource":
 			return val{ref: name}, true
 		case "fs", "child_process", "os", "path", "http", "https", "net", "vm", "tls", "dgram":
 			// node -e and -p expose the core modules as globals

@@ -51,8 +51,8 @@ const (
 // path, _file or _dir are paths; the rest are named.
 func mcpArgType(k string) mcpArg {
 	switch k {
-	case "command", "cmd", "cmds", "commands", "script", "shell", "commandline", "command_line", "cli_command",
-		"shell_command", "input", "code", "source_code", "stdin", "keys", "cell", "snippet":
+	case "command", "cmd", "cmds", "commands", "script", "scripts", "shell", "commandline", "command_line", "cli_command",
+		"shell_command", "input", "code", "source_code", "stdin", "keys", "cell", "snippet", "argv":
 		return mcpCode
 	case "sql", "statement", "statements", "migration", "ddl":
 		return mcpSQL
@@ -110,6 +110,9 @@ type mcpCall struct {
 	words []string // the verbs and objects: the tool name's and an action argument's
 	prog  *programs.Program
 	lang  string // the reader of its code: a programs.CodeLang, or ""
+	// browser: its code runs in a web page, whose cookies and storage are
+	// the user's sessions
+	browser bool
 }
 
 func (c *mcpCall) has(vs []string) bool {
@@ -177,6 +180,10 @@ func (j *judge) mcpTool(tool string, obj map[string]any) error {
 			}
 		}
 	}
+	if c.lang == "" && mcpBrowser(server) {
+		c.lang = "js" // a browser's evaluate runs the page's JavaScript
+		c.browser = true
+	}
 	if c.lang == "" && c.prog != nil {
 		switch programs.Canon(c.prog.Name) {
 		case "redis-cli":
@@ -185,10 +192,18 @@ func (j *judge) mcpTool(tool string, obj map[string]any) error {
 			c.lang = "mongo"
 		}
 	}
+	// code a run tool is given under a name that is not only code's
+	// (execute_cell {source}, eval {expression}, evaluate {function})
+	for _, k := range keys {
+		if v, ok := obj[k].(string); ok && (typed[k] == mcpSource || typed[k] == mcpOther) && mcpRunCodeKey(c, strings.ToLower(k)) && (!pathShaped(v) || strings.ContainsAny(v, "()'\"\n;")) {
+			typed[k] = mcpCode
+		}
+	}
 	if err := j.mcpCode(c, obj, keys, typed); err != nil {
 		return err
 	}
 	j.mcpFiles(c, obj, keys, typed)
+	j.mcpCredSend(c, obj, keys)
 	j.mcpService(c, obj, keys, typed)
 	return nil
 }
@@ -205,17 +220,14 @@ func mcpVerb(w []string) bool {
 	return false
 }
 
-// mcpCode judges the code and SQL arguments by their reader.
+// mcpCode judges the code and SQL arguments by their reader, and the
+// code inside nested arguments ({opts: {shell: {command: ...}}}).
 func (j *judge) mcpCode(c *mcpCall, obj map[string]any, keys []string, typed map[string]mcpArg) error {
 	db := c.prog.Is(programs.Database)
 	for _, k := range keys {
 		switch typed[k] {
 		case mcpCode:
-			text := mcpCodeText(obj[k])
-			if strings.TrimSpace(text) == "" {
-				continue
-			}
-			if err := j.mcpRun(c, text); err != nil {
+			if err := j.mcpCodeArg(c, obj, k, c.lang); err != nil {
 				return err
 			}
 		case mcpSQL:
@@ -232,9 +244,145 @@ func (j *judge) mcpCode(c *mcpCall, obj map[string]any, keys []string, typed map
 					return err
 				}
 			}
+		default:
+			if l := mcpLangKey(strings.ToLower(k)); l != "" {
+				if err := j.mcpCodeArg(c, obj, k, l); err != nil { // {bash: "..."}, {python: "..."}
+					return err
+				}
+				continue
+			}
+			if err := j.mcpNested(c, obj[k], 0); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// mcpCodeArg judges the code argument obj[k] in lang: a string as
+// written, a command's name with its args list beside it ({command: rm,
+// args: [-rf, x]}) as that argv, a list as an argv, a list under a plural
+// key ({commands: [...]}) as one command a line, an object by its own
+// keys.
+func (j *judge) mcpCodeArg(c *mcpCall, obj map[string]any, k, lang string) error {
+	var text string
+	switch v := obj[k].(type) {
+	case map[string]any, []any:
+		if m, ok := v.(map[string]any); ok {
+			return j.mcpNested(c, m, 1)
+		}
+		if mcpPluralCode(strings.ToLower(k)) {
+			text = strings.Join(mcpStrings(v), "\n")
+		} else {
+			text = mcpCodeText(v)
+		}
+	case string:
+		text = v
+		if args := mcpArgsOf(obj); args != nil && v != "" && !strings.ContainsAny(v, " \t\n;|&") {
+			text = programs.QuoteArgv(append([]string{v}, args...))
+		}
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	cc := *c
+	cc.lang = lang
+	return j.mcpRun(&cc, text)
+}
+
+// mcpArgsOf is the argument list beside a command's name, nil when none.
+func mcpArgsOf(obj map[string]any) []string {
+	for _, k := range []string{"args", "arguments", "argv", "params"} {
+		if l, ok := obj[k].([]any); ok {
+			if a := mcpStrings(l); len(a) == len(l) {
+				return a
+			}
+		}
+	}
+	return nil
+}
+
+// mcpNested judges the code keys of an object nested in the arguments
+// (and of the objects a list holds), a few levels deep.
+func (j *judge) mcpNested(c *mcpCall, v any, depth int) error {
+	if depth > 4 {
+		return nil
+	}
+	switch x := v.(type) {
+	case []any:
+		for i, e := range x {
+			if i >= 64 {
+				break
+			}
+			if _, ok := e.(string); ok {
+				continue
+			}
+			if err := j.mcpNested(c, e, depth+1); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			lk := strings.ToLower(k)
+			lang, code := c.lang, mcpArgType(lk) == mcpCode
+			if l := mcpLangKey(lk); l != "" {
+				lang, code = l, true
+			}
+			if code {
+				if err := j.mcpCodeArg(c, x, k, lang); err != nil {
+					return err
+				}
+			} else if err := j.mcpNested(c, x[k], depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// mcpLangKey is the language a key names when its value is code of it
+// ({bash: "..."}, {python: "..."}); "" for other keys (a node's name is
+// not JavaScript).
+func mcpLangKey(k string) string {
+	switch k {
+	case "bash", "sh", "zsh", "python", "python3", "javascript", "js", "ruby", "perl", "php":
+		return programs.CodeLang(k)
+	}
+	return ""
+}
+
+// mcpPluralCode: a key whose list holds commands, not one argv.
+func mcpPluralCode(k string) bool {
+	switch k {
+	case "commands", "cmds", "scripts", "statements", "lines", "steps":
+		return true
+	}
+	return false
+}
+
+// mcpRunCodeKey: a key that holds code when the tool runs code.
+func mcpRunCodeKey(c *mcpCall, k string) bool {
+	switch k {
+	case "source", "expression", "expr", "function", "program", "cell_source", "javascript", "js":
+		return c.has(mcpRunVerbs) || c.lang != ""
+	}
+	return false
+}
+
+// mcpBrowser: a server that drives a web browser.
+func mcpBrowser(server string) bool {
+	for _, w := range mcpWords(server) {
+		switch w {
+		case "puppeteer", "playwright", "browser", "chrome", "chromium", "selenium", "webdriver", "devtools", "cdp", "browserbase":
+			return true
+		}
+	}
+	return false
 }
 
 // mcpRun judges code by its reader. Code of no language named that does
@@ -248,11 +396,39 @@ func (j *judge) mcpRun(c *mcpCall, text string) error {
 	if lang == "" {
 		lang = "shell"
 	}
+	if c.browser && lang == "js" {
+		return j.browserCode(text)
+	}
 	src, _ := programs.CodeShell(lang, text)
 	err := j.bash(src)
 	var se *parse.SyntaxError
 	if err != nil && lang == "shell" && c.lang == "" && !c.has([]string{"shell", "bash", "sh", "terminal", "cli", "command"}) && errors.As(err, &se) {
+		// code of a language the call does not name: by its shape
+		// (executeCode {code: "import shutil; ..."}), else what it embeds
+		if l := programs.CodeShape(text); l != "" {
+			src, _ := programs.CodeShell(l, text)
+			return j.bash(src)
+		}
 		return j.mcpEmbedded(text)
+	}
+	return err
+}
+
+// browserCode judges code run in a web page: as JavaScript, and a send of
+// the page's cookies or storage (the user's sessions there) to a host is
+// the secret sent.
+func (j *judge) browserCode(text string) error {
+	src, _ := programs.CodeShell("js", text)
+	before := j.networkSend
+	err := j.bash(src)
+	if err == nil && j.networkSend != "" && j.networkSend != before {
+		for _, s := range []string{"document.cookie", "localStorage", "sessionStorage", "indexedDB", "cookieStore"} {
+			if strings.Contains(text, s) {
+				j.secretReadHit("the page's " + s)
+				j.add(RuleExfilSecretNetwork, "the page's "+s+" + "+j.networkSend)
+				break
+			}
+		}
 	}
 	return err
 }
@@ -317,7 +493,8 @@ func (j *judge) mcpFiles(c *mcpCall, obj map[string]any, keys []string, typed ma
 	case c.has(mcpEmptyVerbs) || hasContent && write && strings.TrimSpace(content) == "" && !c.has([]string{"append"}):
 		kind = kindEmpty // truncate_file, overwrite {content: ""}
 	}
-	tree := c.has(mcpTreeWords) || obj["recursive"] == true
+	// purge, wipe, nuke, destroy: what is under the path goes too
+	tree := c.has(mcpTreeWords) || c.has([]string{"purge", "wipe", "nuke", "destroy"}) || obj["recursive"] == true
 	move := c.has([]string{"move", "rename", "mv"})
 	detail := c.tool
 	synth := &parse.Exec{Name: "rm", Dir: j.cwd}

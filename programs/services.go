@@ -116,3 +116,29 @@ var codeRunners = map[string]string{
 
 // QuoteArgv is the shell text that runs argv as it stands.
 func QuoteArgv(argv []string) string { return quoteArgv(argv) }
+
+// CodeShape is the language code is written in by its shape, for code
+// whose tool names none and that does not parse as shell: python's
+// imports, JavaScript's require and arrow functions, PHP's opening tag,
+// Ruby's requires and blocks; "" when nothing says.
+func CodeShape(code string) string {
+	t := strings.TrimSpace(code)
+	switch {
+	case strings.HasPrefix(t, "<?php"):
+		return "php"
+	case strings.Contains(t, "require(") || strings.Contains(t, "=>") || strings.Contains(t, "console.") ||
+		strings.Contains(t, "process.") || strings.Contains(t, "import(") || strings.Contains(t, "await "):
+		return "js"
+	}
+	for _, line := range strings.Split(t, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "from ") && strings.Contains(l, " import "),
+			strings.HasPrefix(l, "def ") || strings.HasPrefix(l, "print("):
+			return "python"
+		case strings.HasPrefix(l, "require '") || strings.HasPrefix(l, "require \"") || strings.HasPrefix(l, "puts "):
+			return "ruby"
+		}
+	}
+	return ""
+}
