@@ -30,11 +30,13 @@ var _ = rules(
 	Rule{ID: RuleAgentUnsupervised, Class: ClassOversight, Severity: SevHigh, Decision: Ask,
 		Reason:      "starts a coding agent with its approvals or sandbox switched off: it runs what its model decides, with no human",
 		Alternative: "run the agent in its default mode, or ask the operator",
-		Matches:     "`claude --dangerously-skip-permissions` or `--permission-mode bypassPermissions`, `codex --dangerously-bypass-approvals-and-sandbox`/`--yolo`, `gemini --yolo`/`--approval-mode yolo`, `aider --yes-always` (or a prefix, `--yes`), `qwen --yolo`, `crush --yolo`, `copilot --allow-all-tools`, `cursor-agent --force`, `amp --dangerously-allow-all`, also started by a package runner (`npx @anthropic-ai/claude-code --dangerously-skip-permissions`)",
+		Matches:     "`claude --dangerously-skip-permissions` or `--permission-mode bypassPermissions`, `codex --dangerously-bypass-approvals-and-sandbox`/`--yolo`, `gemini --yolo`/`--approval-mode yolo`, `aider --yes-always` (or a prefix, `--yes`), `qwen --yolo`, `crush --yolo`, `copilot --allow-all-tools`, `cursor-agent --force`, `amp --dangerously-allow-all`, `codex --sandbox danger-full-access`, `claude --allowedTools Bash` (or `Bash(*)`: every command approved), `opencode --dangerously-skip-permissions`, `q chat --trust-all-tools`, `goose run` (its default mode approves everything), also started by a package runner (`npx @anthropic-ai/claude-code --dangerously-skip-permissions`)",
 		Fire: []string{`claude --dangerously-skip-permissions -p "fix the tests"`, "claude -p --permission-mode bypassPermissions 'deploy'", "codex exec --yolo 'clean up'", "gemini --yolo -p 'x'", "aider --yes-always --message 'refactor'",
-			"aider --yes --message 'refactor'", "qwen --yolo -p 'x'", "npx -y @anthropic-ai/claude-code --dangerously-skip-permissions -p x"},
+			"aider --yes --message 'refactor'", "qwen --yolo -p 'x'", "npx -y @anthropic-ai/claude-code --dangerously-skip-permissions -p x",
+			"codex exec --sandbox danger-full-access 'x'", "claude -p x --allowedTools 'Bash(*)'", "opencode run --dangerously-skip-permissions x", "q chat --trust-all-tools x", "goose run -t x"},
 		Pass: []string{`claude -p "summarise the diff"`, "claude --permission-mode plan", "codex exec 'explain main.go'", "aider --help", "gemini -p 'x'",
-			"qwen -p 'x'", "npx -y @anthropic-ai/claude-code -p x", "npx yes --yolo"}},
+			"qwen -p 'x'", "npx -y @anthropic-ai/claude-code -p x", "npx yes --yolo",
+			"codex exec -s read-only 'x'", "claude -p x --allowedTools 'Bash(git diff:*)' Read", "opencode run x", "q chat x", "goose session list"}},
 )
 
 var _ = onExec(func(j *judge, x execution) {

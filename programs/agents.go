@@ -30,9 +30,26 @@ func Unsupervised(name string, args []string) bool {
 			return true
 		}
 		m, ok := val("--permission-mode")
-		return ok && m == "bypassPermissions"
+		if ok && m == "bypassPermissions" {
+			return true
+		}
+		// --allowedTools Bash or Bash(*): every shell command pre-approved
+		for _, opt := range []string{"--allowedTools", "--allowed-tools"} {
+			if v, ok := val(opt); ok && unlimitedBash(v) {
+				return true
+			}
+		}
+		return false
 	case "codex":
-		return hasWord(args, "--dangerously-bypass-approvals-and-sandbox", "--yolo")
+		if hasWord(args, "--dangerously-bypass-approvals-and-sandbox", "--yolo") {
+			return true
+		}
+		// --sandbox danger-full-access: no sandbox around what it runs
+		m, ok := val("--sandbox")
+		if !ok {
+			m, ok = val("-s")
+		}
+		return ok && m == "danger-full-access" || hasWord(args, "sandbox_mode=danger-full-access", `sandbox_mode="danger-full-access"`)
 	case "gemini":
 		if hasWord(args, "--yolo", "-y") {
 			return true
@@ -63,6 +80,28 @@ func Unsupervised(name string, args []string) bool {
 		return hasWord(args, "--force", "-f")
 	case "amp":
 		return hasWord(args, "--dangerously-allow-all")
+	case "opencode":
+		return hasWord(args, "--dangerously-skip-permissions")
+	case "q", "kiro-cli":
+		// Amazon Q Developer's chat (and its successor kiro-cli)
+		return hasWord(args, "--trust-all-tools")
+	case "goose":
+		// goose's default mode is auto: goose run executes every tool
+		// call its model makes without asking (GOOSE_MODE=approve asks;
+		// the environment is not seen here)
+		return len(args) > 0 && args[0] == "run"
+	}
+	return false
+}
+
+// unlimitedBash reports a claude tool list (comma or space separated)
+// that approves every shell command: Bash, Bash(*), Bash(:*).
+func unlimitedBash(list string) bool {
+	for _, t := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' }) {
+		switch strings.Trim(t, `"'`) {
+		case "Bash", "Bash(*)", "Bash(:*)", "Bash(**)":
+			return true
+		}
 	}
 	return false
 }
