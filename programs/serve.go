@@ -100,6 +100,33 @@ var serveRoots = map[string]func(args []string) (string, bool){
 		o := Parse(args, S("rpfn"))
 		return o.Values["r"], true
 	},
+	// static-web-server [-d|--root DIR] (./public when none is named)
+	"static-web-server": func(args []string) (string, bool) {
+		o := Parse(args, S("dpacwgjx", "root", "port", "host", "config-file", "page404", "page50x", "log-level", "threads-multiplier"))
+		if r := first(o.Values["d"], o.Long["root"]); r != "" {
+			return r, true
+		}
+		return "./public", !hasWord(args, "-h", "--help", "-V", "--version")
+	},
+	// browser-sync start --server [DIR] (-s): a static server of DIR, the
+	// current directory when none follows
+	"browser-sync": func(args []string) (string, bool) {
+		if len(args) == 0 || args[0] != "start" {
+			return "", false
+		}
+		for i, a := range args[1:] {
+			if v, ok := strings.CutPrefix(a, "--server="); ok {
+				return v, true
+			}
+			if a == "--server" || a == "-s" {
+				if i+2 < len(args) && !strings.HasPrefix(args[i+2], "-") {
+					return args[i+2], true
+				}
+				return "", true
+			}
+		}
+		return "", false
+	},
 	// twistd [-n] web --path DIR
 	"twistd": func(args []string) (string, bool) {
 		for i, a := range args {
@@ -179,11 +206,33 @@ func Tunnels(name string, args []string) bool {
 	}
 	switch Lookup(name).nameOr(name) {
 	case "tailscale": // tailscale funnel: a local port on the public internet
-		return len(args) > 0 && args[0] == "funnel" && !hasWord(args, "status", "reset", "--help", "off")
+		// tailscale serve: the same to every device of the tailnet
+		return len(args) > 0 && (args[0] == "funnel" || args[0] == "serve") && !hasWord(args, "status", "reset", "--help", "off")
 	case "ssh":
-		o := Lookup("ssh").Parse(args)
-		_, r := o.Values["R"]
-		return r
+		return sshRemoteForward(args)
+	case "autossh":
+		// autossh -M PORT then ssh's own arguments
+		var rest []string
+		for i := 0; i < len(args); i++ {
+			switch {
+			case args[i] == "-M" && i+1 < len(args):
+				i++
+			case strings.HasPrefix(args[i], "-M"):
+			default:
+				rest = append(rest, args[i])
+			}
+		}
+		return sshRemoteForward(rest)
+	case "gh": // gh codespace ports visibility PORT:public: a codespace's port open to anyone
+		o := Parse(args, S("cR", "codespace", "repo", "repo-owner"))
+		if len(o.Pos) > 2 && (o.Pos[0] == "codespace" || o.Pos[0] == "cs") && o.Pos[1] == "ports" && o.Pos[2] == "visibility" {
+			for _, v := range o.Pos[3:] {
+				if strings.HasSuffix(strings.ToLower(v), ":public") {
+					return true
+				}
+			}
+		}
+		return false
 	case "ngrok":
 		return len(args) > 0 && (args[0] == "http" || args[0] == "tcp" || args[0] == "tls" || args[0] == "start")
 	case "cloudflared":
@@ -236,6 +285,42 @@ func hasWord(args []string, ws ...string) bool {
 			if a == w {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// sshRemoteForward reports ssh arguments that open a port on the other
+// host back to this one: -R, or -o RemoteForward (-o 'RemoteForward
+// 8080 localhost:80', -oRemoteForward=...), the key in any case.
+func sshRemoteForward(args []string) bool {
+	sp := Lookup("ssh").Opts
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return false // the host: what follows is the remote command
+		}
+		for k := 1; k < len(a); k++ {
+			c := a[k]
+			if !sp.shortTakes(c) {
+				continue
+			}
+			v := a[k+1:]
+			if v == "" && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if c == 'R' {
+				return true
+			}
+			key := strings.TrimSpace(v)
+			if n := strings.IndexAny(key, "= \t"); n >= 0 {
+				key = key[:n]
+			}
+			if c == 'o' && strings.EqualFold(key, "RemoteForward") {
+				return true
+			}
+			break
 		}
 	}
 	return false
