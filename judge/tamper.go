@@ -22,19 +22,21 @@ const RuleSentinelDisable = "SENTINEL-DISABLE"
 var _ = rules(Rule{ID: RuleSentinelDisable, Class: ClassOversight, Severity: SevCritical, Decision: Deny, Catastrophic: true,
 	Reason:      "switching the guard off: killing or stopping the sentinel or the agent whose hooks it is, uninstalling or rebuilding the sentinel, or grading its own flags",
 	Alternative: "the sentinel is the operator's; ask them",
-	Matches:     "`pkill`/`killall` (any signal) of a sentinel or coding-agent process (a `-f` pattern read as the regular expression it is, against their command lines: `'bin/sent'`), `kill` of the pids `pgrep`/`pidof` find for one (`$(...)`, `| xargs kill`) or a loop over `/proc/*/cmdline` greps for, a throttler aimed at one (`cpulimit -e`, `prlimit --pid`, `renice`/`ionice -p`), `sentinel uninstall`/`install`/`keygen`/`grade`/`register reset|merge`/`protocol keep` and any sentinel subcommand not known to only read (log, verify, doctor, explain, check, replay, rules, ...), `go build -o`/`go install` onto a sentinel binary or its directory",
+	Matches:     "`kill` (not -0) of `$PPID` (the agent) or its group, `pkill`/`killall -STOP` (or TSTP) of `node` (Claude Code), `pkill`/`killall` (any signal) of a sentinel or coding-agent process (a `-f` pattern read as the regular expression it is, against their command lines: `'bin/sent'`), `kill` of the pids `pgrep`/`pidof` find for one (`$(...)`, `| xargs kill`) or a loop over `/proc/*/cmdline` greps for, a throttler aimed at one (`cpulimit -e`, `prlimit --pid`, `renice`/`ionice -p`), `sentinel uninstall`/`install`/`keygen`/`grade`/`register reset|merge`/`protocol keep` and any sentinel subcommand not known to only read (log, verify, doctor, explain, check, replay, rules, ...), `go build -o`/`go install` onto a sentinel binary or its directory",
 	Fire: []string{"pkill -f sentinel", "killall sentinel-hook", "killall -STOP sentinel-hook", "kill -STOP $(pgrep -f sentinel-hook)",
 		"pgrep -f claude | xargs kill -9", "pkill -9 claude",
 		"ps aux | awk '/sentinel/{print $2}' | xargs kill -STOP", "ps -ef | grep claude | awk '{print $2}' | xargs kill -9", "sentinel uninstall", "sentinel grade 12 false",
 		"sentinel register reset --accept-loss", "sentinel register merge", "sentinel keys rotate",
 		"go build -o ~/.local/bin/ ./cmd/sentinel-hook", "go install ./cmd/sentinel-hook",
 		"pkill -STOP -f 'bin/sent'", "cpulimit -l 1 -e sentinel-hook -b", "renice -n 19 -p $(pgrep -f claude)",
-		`for p in /proc/[0-9]*; do grep -qa sentinel "$p/cmdline" && kill -STOP "${p#/proc/}"; done`},
+		`for p in /proc/[0-9]*; do grep -qa sentinel "$p/cmdline" && kill -STOP "${p#/proc/}"; done`,
+		"kill -STOP $PPID", "kill -9 -- -$(ps -o pgid= $PPID | tr -d ' ')", "killall -STOP node", "pkill -TSTP node"},
 	Pass: []string{"pkill -f 'node server.js'", "kill -STOP $(pgrep -f 'node server.js')", "pgrep -f vite | xargs kill -9", "ps aux | awk '/vite/{print $2}' | xargs kill", "killall -HUP nginx", "sentinel log", "sentinel verify", "sentinel check -- ls",
 		"sentinel doctor", "sentinel register status", "sentinel --version", "sentinel explain -- rm -rf /",
 		"go build -o ./bin/app ./cmd/app", "go install ./cmd/mytool", "pgrep -f sentinel",
 		"pkill -f bin", "cpulimit -l 50 -e ffmpeg -b", "renice -n 10 -p $(pgrep -f 'cargo build')",
-		`for p in /proc/[0-9]*; do grep -qa vite "$p/cmdline" && kill "${p#/proc/}"; done`},
+		`for p in /proc/[0-9]*; do grep -qa vite "$p/cmdline" && kill "${p#/proc/}"; done`,
+		"kill -0 $PPID", "ps -o pgid= $PPID", "killall -0 node", "pkill -STOP -f 'node server.js'", "kill -STOP $!"},
 })
 
 // guardReaders are the sentinel subcommands that only read or report
@@ -75,7 +77,7 @@ var _ = onExec(func(j *judge, x execution) {
 	p := programs.Lookup(x.e.Name)
 	switch canon(p, x.e.Name) {
 	case "pkill", "kill": // killall, skill, slay; kill of pids found by name
-		if j.signalsGuard(x) {
+		if j.signalsGuard(x) || signalsAgentProcess(x, canon(p, x.e.Name)) {
 			j.add(RuleSentinelDisable, x.detail)
 		}
 	case "sentinel":
@@ -189,6 +191,35 @@ func pipelineNames(x execution, e *parse.Exec, match func(string) bool) bool {
 			if match(w) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// signalsAgentProcess reports a killer aimed at the agent's own process
+// by what it is rather than by its name: the shell's parent ($PPID, or its
+// process group through a substitution that reads it), which is the
+// agent, with any signal but 0; every node process frozen (killall -STOP
+// node), Claude Code among them.
+func signalsAgentProcess(x execution, killer string) bool {
+	sig := programs.KillSignal(x.args)
+	if sig == "0" {
+		return false
+	}
+	if killer == "kill" {
+		for _, w := range x.e.Argv[1:] {
+			if !w.Static && (strings.Contains(w.Value, "$PPID") || strings.Contains(w.Value, "${PPID}")) {
+				return true
+			}
+		}
+		return false
+	}
+	if !programs.StopsProcess(sig) {
+		return false
+	}
+	for _, t := range programs.KillTargets(x.e.Name, x.args) {
+		if t == "node" || t == "^node$" || path.Base(t) == "node" {
+			return true
 		}
 	}
 	return false

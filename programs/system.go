@@ -65,6 +65,42 @@ func withoutSignal(args []string) []string {
 	return out
 }
 
+// KillSignal is the signal a killer is told (kill -9, -SIGSTOP, -s STOP,
+// --signal=STOP, pkill -STOP), upper case without SIG; "" when none (the
+// default, TERM).
+func KillSignal(args []string) string {
+	for i, a := range args {
+		var v string
+		switch {
+		case a == "--":
+			return ""
+		case (a == "-s" || a == "-n" || a == "--signal") && i+1 < len(args):
+			v = args[i+1]
+		case strings.HasPrefix(a, "--signal="):
+			v = strings.TrimPrefix(a, "--signal=")
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			s := strings.TrimPrefix(strings.ToUpper(a[1:]), "SIG")
+			if signalNames[s] && strings.ToUpper(a) == a || s != "" && strings.Trim(s, "0123456789") == "" {
+				v = s
+			}
+		}
+		if v != "" {
+			return strings.TrimPrefix(strings.ToUpper(v), "SIG")
+		}
+	}
+	return ""
+}
+
+// StopsProcess reports a signal that freezes its target until it is
+// continued: STOP, TSTP, TTIN, TTOU (19, 20, 21, 22 on Linux).
+func StopsProcess(sig string) bool {
+	switch sig {
+	case "STOP", "TSTP", "TTIN", "TTOU", "19", "20", "21", "22":
+		return true
+	}
+	return false
+}
+
 // KillTargets are what a process killer aims at: the names or patterns
 // of pkill and killall, the pids (or %jobs) of kill, nil for others.
 func KillTargets(name string, args []string) []string {
