@@ -49,7 +49,7 @@ var _ = register(
 	// websocat URL: a two-way stream over a WebSocket; sh-c:CMD, exec:PROG
 	// and cmd:CMD addresses run a program on it. gs-netcat -i: an
 	// interactive shell for whoever knows the shared secret, -e CMD a program.
-	&Program{Name: "websocat", Kind: Downloader | NetSender, Attaches: attachesBy("SH-C:", "EXEC:", "CMD:")},
+	&Program{Name: "websocat", Kind: Downloader | NetSender, Attaches: websocatAttaches},
 	&Program{Name: "gs-netcat", Names: []string{"gsocket"}, Kind: Downloader | NetSender, Opts: S("sekpdL"),
 		Attaches: func(a []string) bool { return HasShortFlag(a, 'i') || has(a, "-e") }},
 	&Program{Name: "croc", Names: []string{"magic-wormhole", "wormhole"}, Kind: NetSender | Uploader,
@@ -84,6 +84,17 @@ func attachesBy(prefixes ...string) func(args []string) bool {
 		}
 		return false
 	}
+}
+
+// websocatAttaches: websocat sh-c:/exec:/cmd: addresses, or --exec PROG
+// (the stream handed to PROG as with exec:, -s 0.0.0.0:8080 --exec sh).
+func websocatAttaches(args []string) bool {
+	for _, a := range args {
+		if a == "--exec" || strings.HasPrefix(a, "--exec=") {
+			return true
+		}
+	}
+	return attachesBy("SH-C:", "EXEC:", "CMD:")(args)
 }
 
 // TwoWayStream reports a program that holds a two-way connection to a
