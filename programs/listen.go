@@ -75,6 +75,31 @@ func listOptValues(args []string, names ...string) []string {
 // controlServers say, per program name, what control their arguments hand
 // to a non-loopback address ("" for none).
 var controlServers = map[string]func(args []string) string{
+	// docker run -p 0.0.0.0:5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust:
+	// a database anyone who reaches the port logs in to without a password
+	"docker": func(a []string) string {
+		if len(a) == 0 || a[0] != "run" && a[0] != "create" {
+			return ""
+		}
+		open := false
+		for _, p := range listOptValues(a[1:], "-p", "--publish") {
+			parts := strings.Split(p, ":")
+			open = open || len(parts) == 2 || len(parts) == 3 && (parts[0] == "" || PublicAddr(parts[0]))
+		}
+		if !open {
+			return ""
+		}
+		for _, e := range listOptValues(a[1:], "-e", "--env") {
+			k, v, _ := strings.Cut(e, "=")
+			v = strings.ToLower(strings.Trim(v, `"'`))
+			switch {
+			case k == "POSTGRES_HOST_AUTH_METHOD" && v == "trust",
+				(k == "MYSQL_ALLOW_EMPTY_PASSWORD" || k == "MARIADB_ALLOW_EMPTY_ROOT_PASSWORD" || k == "ALLOW_EMPTY_PASSWORD") && (v == "yes" || v == "true" || v == "1"):
+				return "a database without a password (" + k + ") published on every interface"
+			}
+		}
+		return ""
+	},
 	// dockerd -H tcp://0.0.0.0:2375: the Docker API is root on this host
 	"dockerd": func(a []string) string {
 		for _, h := range listOptValues(a, "-H", "--host") {
