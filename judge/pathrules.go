@@ -463,6 +463,9 @@ func (j *judge) writePath(raw string, kind writeKind, detail string) {
 // acts on a link itself, not on what it leads to.
 func (j *judge) writeAbs(p string, kind writeKind, detail string) {
 	j.writeLex(p, kind, detail)
+	if f := j.foldHome(p); f != "" {
+		j.writeLex(f, kind, detail+" (as "+f+" on a case-insensitive file system)")
+	}
 	if r := j.viaLinks(p, kind != kindDelete, detail); r != "" {
 		j.writeLex(r, kind, detail+" (through a link: "+r+")")
 	}
@@ -579,6 +582,9 @@ func (j *judge) readAbs(p, detail string) bool {
 	if j.readLex(p, detail) {
 		return true
 	}
+	if f := j.foldHome(p); f != "" && j.readLex(f, detail+" (as "+f+" on a case-insensitive file system)") {
+		return true
+	}
 	if r := j.viaLinks(p, true, detail); r != "" {
 		return j.readLex(r, detail+" (through a link: "+r+")")
 	}
@@ -597,4 +603,26 @@ func (j *judge) readLex(p, detail string) bool {
 		return true
 	}
 	return false
+}
+
+// foldHome is p below home with its dot-directory's name in lower case
+// (~/.SSH/authorized_keys is ~/.ssh/authorized_keys), "" when that is p
+// itself. The file systems of macOS and Windows ignore case by default,
+// and the home's stores and dotfiles are all named in lower case, so a
+// name that differs from one only in case is judged as that one too (on
+// a case-sensitive file system it is a file nobody keeps).
+func (j *judge) foldHome(p string) string {
+	if j.home == "" || len(p) <= len(j.home)+2 || p[len(j.home)] != '/' || !strings.HasPrefix(p, j.home) || p[len(j.home)+1] != '.' {
+		return ""
+	}
+	rest := p[len(j.home)+1:]
+	first, tail, _ := strings.Cut(rest, "/")
+	low := strings.ToLower(first)
+	if low == first {
+		return ""
+	}
+	if tail != "" {
+		return j.home + "/" + low + "/" + tail
+	}
+	return j.home + "/" + low
 }
