@@ -15,7 +15,7 @@ import (
 
 // CatalogVersion names the shipped rule catalog. Bump it whenever a rule is
 // added, removed or changes meaning; CatalogHash changes with any edit.
-const CatalogVersion = "2026.12.129"
+const CatalogVersion = "2026.12.130"
 
 // Classes of rules.
 const (

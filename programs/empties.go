@@ -62,6 +62,17 @@ func shufZeroes(args []string) []string {
 	return nil
 }
 
+// iconvSpec: iconv -f FROM -t TO [-o OUT] [FILE...] (-c is a flag).
+var iconvSpec = S("fto", "from-code", "to-code", "output")
+
+// iconvZeroes: iconv -o F /dev/null (nothing converted into F).
+func iconvZeroes(args []string) []string {
+	if fromNothing(Parse(args, iconvSpec).Pos) {
+		return optOutputs(iconvSpec, 'o', "output")(args)
+	}
+	return nil
+}
+
 // xxdZeroes: xxd -r /dev/null F.
 func xxdZeroes(args []string) []string {
 	if p := Parse(args, xxdSpec).Pos; len(p) == 2 && fromNothing(p[:1]) {

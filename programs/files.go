@@ -65,7 +65,8 @@ var _ = register(
 	&Program{Name: "sort", Kind: Reader, Outputs: sortOutputs, Zeroes: sortZeroes, Opts: sortSpec.Runs("compress-program", RunsShell)},
 	&Program{Name: "uniq", Kind: Reader, Outputs: uniqOutputs, Zeroes: uniqZeroes},
 	&Program{Name: "shuf", Kind: Reader, Opts: shufSpec, Outputs: optOutputs(shufSpec, 'o', "output"), Zeroes: shufZeroes},
-	&Program{Name: "diff", Names: []string{"cmp", "comm", "cut", "paste", "column", "fold", "fmt", "iconv"}, Kind: Reader},
+	&Program{Name: "diff", Names: []string{"cmp", "comm", "cut", "paste", "column", "fold", "fmt"}, Kind: Reader},
+	&Program{Name: "iconv", Kind: Reader, Opts: iconvSpec, Outputs: optOutputs(iconvSpec, 'o', "output"), Zeroes: iconvZeroes},
 	&Program{Name: "sha256sum", Names: []string{"sha1sum", "md5sum", "sha512sum", "b2sum", "cksum", "shasum"}, Kind: NonReader},
 	// never print a file's content
 	&Program{Name: "ls", Names: []string{"exa", "eza", "lsd"}, Kind: NonReader | Lister},
