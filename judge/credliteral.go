@@ -19,7 +19,7 @@ import (
 // secret key (40 mixed-case letters and digits that decode to no text),
 // goes to that host: a deny. Loopback hosts and allowed_hosts pass.
 
-// The rules' constants are spelled as their ids.
+// RuleExfilCredentialLiteral is the rule of this file, spelled as its id.
 const RuleExfilCredentialLiteral = "EXFIL-CREDENTIAL-LITERAL"
 
 var _ = rules(Rule{ID: RuleExfilCredentialLiteral, Class: ClassExfiltration, Severity: SevCritical, Decision: Deny,
